@@ -1,0 +1,51 @@
+// `mmaemu mma`: one instruction over T tiles, from .npy operands, per the contract in DESIGN.md.
+#include <iostream>
+
+#include "../core/errors.hpp"
+#include "../core/npy.hpp"
+#include "../core/operands.hpp"
+#include "commands.hpp"
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::cli {
+namespace {
+
+struct MmaArgs {
+  std::string arch, instr, a, b, c, out, backend = "reference";
+};
+
+int run_mma(const MmaArgs& args) {
+  const auto arch = ref::parse_arch(args.arch);
+  if (!arch) throw InputError("--arch", "unknown architecture '" + args.arch + "' (sm70, sm75, sm80, sm86, sm89, sm90, sm100, sm120)");
+  const ref::InstructionModel& model = ref::lookup(*arch, args.instr);  // exit 2 when absent
+  // Only the reference backend exists so far; `auto` walks the ladder, which ends at it.
+  if (args.backend != "reference" && args.backend != "auto")
+    throw InputError("--backend", "unknown backend '" + args.backend + "' (available: reference, auto)");
+  const NpyArray A = read_npy(args.a), B = read_npy(args.b), C = read_npy(args.c);
+  const size_t tiles = check_operands(model.instr, A, args.a, B, args.b, C, args.c);
+  NpyArray D;
+  D.word_bytes = ref::spec(model.instr.d).storage_bits / 8;
+  D.shape = {tiles, static_cast<size_t>(model.instr.m), static_cast<size_t>(model.instr.n)};
+  D.values.resize(D.size());
+  ref::mma(model, tiles, A.values.data(), B.values.data(), C.values.data(), D.values.data());
+  write_npy(args.out, D);
+  if (args.backend == "auto") std::cerr << "mmaemu: backend auto: ran reference (no other backend is built)\n";
+  return kExitOk;
+}
+
+}  // namespace
+
+void add_mma(CLI::App& app, int& status) {
+  auto* cmd = app.add_subcommand("mma", "Compute D = A*B + C for one instruction, as an architecture does");
+  auto args = std::make_shared<MmaArgs>();
+  cmd->add_option("--arch", args->arch, "Architecture profile: sm70 sm75 sm80 sm86 sm89 sm90 sm100 sm120")->required();
+  cmd->add_option("--instr", args->instr, "Instruction in PTX spelling, e.g. mma.m16n8k16.f32.bf16.bf16.f32")->required();
+  cmd->add_option("--a", args->a, "A.npy [T,M,K] raw bits")->required();
+  cmd->add_option("--b", args->b, "B.npy [T,K,N] raw bits")->required();
+  cmd->add_option("--c", args->c, "C.npy [T,M,N] raw bits")->required();
+  cmd->add_option("--out", args->out, "D.npy [T,M,N] to write")->required();
+  cmd->add_option("--backend", args->backend, "reference (default), a backend name, or auto");
+  cmd->callback([args, &status] { status = run_mma(*args); });
+}
+
+}  // namespace mmaemu::cli

@@ -1,0 +1,14 @@
+// Subcommands of `mmaemu`. Each registers its options on the CLI11 app and returns the exit status
+// of its run through the callback it installs.
+#pragma once
+#include <CLI/CLI.hpp>
+
+namespace mmaemu::cli {
+
+// Each add_* registers a subcommand; when it is selected, its callback stores the exit status here.
+void add_info(CLI::App& app, int& status);
+void add_mma(CLI::App& app, int& status);
+void add_run(CLI::App& app, int& status);
+void add_record(CLI::App& app, int& status);
+
+}  // namespace mmaemu::cli

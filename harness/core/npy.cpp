@@ -1,0 +1,116 @@
+#include "npy.hpp"
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+
+#include "atomic_file.hpp"
+#include "errors.hpp"
+
+namespace mmaemu {
+
+size_t NpyArray::size() const {
+  size_t n = 1;
+  for (size_t d : shape) n *= d;
+  return n;
+}
+
+std::string NpyArray::dtype_name() const {
+  return word_bytes == 1 ? "uint8" : word_bytes == 2 ? "uint16" : word_bytes == 4 ? "uint32" : "?";
+}
+
+std::string NpyArray::shape_string() const {
+  std::string s = "(";
+  for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+  if (shape.size() == 1) s += ",";
+  return s + ")";
+}
+
+namespace {
+
+std::string dict_value(const std::string& header, const std::string& key, const std::string& file) {
+  // The header is a Python dict literal; numpy writes the three keys in a fixed style, but tolerate
+  // whitespace differences.
+  std::regex re("'" + key + "'\\s*:\\s*('[^']*'|True|False|\\([^)]*\\))");
+  std::smatch m;
+  if (!std::regex_search(header, m, re)) throw InputError(file, "npy header lacks '" + key + "'");
+  return m[1].str();
+}
+
+}  // namespace
+
+NpyArray read_npy(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw InputError(file, "cannot open .npy file");
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
+    throw InputError(file, "not an .npy file (bad magic)");
+  const int major = static_cast<unsigned char>(bytes[6]);
+  size_t header_len = 0, header_off = 0;
+  if (major == 1) {
+    header_len = static_cast<unsigned char>(bytes[8]) | (static_cast<unsigned char>(bytes[9]) << 8);
+    header_off = 10;
+  } else if (major == 2 || major == 3) {
+    if (bytes.size() < 12) throw InputError(file, "truncated .npy header");
+    for (int i = 0; i < 4; ++i) header_len |= size_t(static_cast<unsigned char>(bytes[8 + i])) << (8 * i);
+    header_off = 12;
+  } else {
+    throw InputError(file, "unsupported .npy version " + std::to_string(major));
+  }
+  if (bytes.size() < header_off + header_len) throw InputError(file, "truncated .npy header");
+  const std::string header = bytes.substr(header_off, header_len);
+
+  NpyArray a;
+  const std::string descr = dict_value(header, "descr", file);
+  if (descr == "'|u1'" || descr == "'<u1'") a.word_bytes = 1;
+  else if (descr == "'<u2'") a.word_bytes = 2;
+  else if (descr == "'<u4'") a.word_bytes = 4;
+  else throw InputError(file, "dtype " + descr + " is not a little-endian unsigned integer (uint8/16/32)");
+  if (dict_value(header, "fortran_order", file) != "False")
+    throw InputError(file, "Fortran-order arrays are not accepted; save in C order");
+  std::string shape = dict_value(header, "shape", file);
+  std::regex num("\\d+");
+  for (auto it = std::sregex_iterator(shape.begin(), shape.end(), num); it != std::sregex_iterator(); ++it)
+    a.shape.push_back(std::stoull(it->str()));
+
+  const size_t data_off = header_off + header_len;
+  const size_t want = a.size() * a.word_bytes;
+  const size_t have = bytes.size() - data_off;
+  if (have < want)
+    throw InputError(file, "truncated .npy data: header " + a.shape_string() + " needs " +
+                               std::to_string(want) + " bytes, file has " + std::to_string(have));
+  if (have > want)
+    throw InputError(file, "trailing bytes after .npy data (" + std::to_string(have - want) + ")");
+  a.values.resize(a.size());
+  const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + data_off);
+  for (size_t i = 0; i < a.values.size(); ++i) {
+    uint32_t v = 0;
+    for (int b = 0; b < a.word_bytes; ++b) v |= uint32_t(p[i * a.word_bytes + b]) << (8 * b);
+    a.values[i] = v;
+  }
+  return a;
+}
+
+std::string npy_bytes(const NpyArray& a) {
+  std::ostringstream h;
+  h << "{'descr': '" << (a.word_bytes == 1 ? "|u1" : a.word_bytes == 2 ? "<u2" : "<u4")
+    << "', 'fortran_order': False, 'shape': " << a.shape_string() << ", }";
+  std::string header = h.str();
+  // Pad so that magic(6)+version(2)+len(2)+header ends on a 64-byte boundary, newline-terminated.
+  size_t total = 10 + header.size() + 1;
+  header.append((64 - total % 64) % 64, ' ');
+  header += '\n';
+  std::string out = std::string("\x93NUMPY\x01\x00", 8);
+  out += static_cast<char>(header.size() & 0xff);
+  out += static_cast<char>(header.size() >> 8);
+  out += header;
+  out.reserve(out.size() + a.values.size() * a.word_bytes);
+  for (uint32_t v : a.values)
+    for (int b = 0; b < a.word_bytes; ++b) out += static_cast<char>((v >> (8 * b)) & 0xff);
+  return out;
+}
+
+void write_npy(const std::filesystem::path& path, const NpyArray& a) { write_file_atomic(path, npy_bytes(a)); }
+
+}  // namespace mmaemu

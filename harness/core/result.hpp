@@ -1,0 +1,51 @@
+// What a tier run found: the data model shared by runners, comparators and report writers.
+#pragma once
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace mmaemu {
+
+enum class Verdict { pass, fail, skip, error };
+const char* verdict_name(Verdict v);  // "pass", "fail", "skip", "error"
+
+// One output whose bits differ, written the TestFloat way: inputs, expected, got (hex).
+struct Mismatch {
+  std::string group;     // e.g. "H200/fp16/fp32-out" or "mma.m16n8k16.f32.f16.f16.f32/subnormal"
+  std::string case_id;   // e.g. "tile 17 m 3 n 5" or "line 412"
+  std::string inputs;    // "a=[3c00 ...] b=[...] c=3f800000"
+  std::string expected;  // hex bits of the recording (or of the reference, in T3)
+  std::string got;       // hex bits of the implementation under test
+};
+
+// Counts per group (GPU x format x output type, instruction x input family, ...).
+struct GroupCount {
+  size_t compared = 0;
+  size_t mismatched = 0;
+};
+
+struct SuiteResult {
+  std::string tier;   // "T2"
+  std::string suite;  // "h200-fixtures"
+  std::vector<std::string> labels;
+  Verdict verdict = Verdict::pass;
+  std::string reason;  // why skipped / why error / summary of failure
+  size_t compared = 0;
+  size_t mismatched = 0;
+  std::map<std::string, GroupCount> groups;
+  std::vector<Mismatch> first_mismatches;  // at most BitComparator::kKeep
+  double seconds = 0;
+};
+
+struct RunReport {
+  std::string tool_version;
+  std::string commit;
+  std::string started_utc;
+  std::string host;
+  std::map<std::string, std::string> environment;  // compiler, CUDA, GPU, driver, ...
+  std::vector<std::string> tier_files;
+  std::vector<SuiteResult> suites;
+};
+
+}  // namespace mmaemu

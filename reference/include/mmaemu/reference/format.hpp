@@ -1,0 +1,80 @@
+// Number formats of tensor-core operands and results, as raw bit patterns.
+//
+// A format is data (FormatSpec), not code: adding fp6, fp4 or a block-scale format (ue8m0, ue4m3)
+// means adding a row to the table in format.cpp, not a new decoder.
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <string_view>
+
+namespace mmaemu::ref {
+
+enum class FormatId : uint8_t {
+  fp32,
+  tf32,   // stored as an fp32 bit pattern; the low 13 fraction bits are not part of the value
+  fp16,
+  bf16,
+  e4m3,
+  e5m2,
+  e8m13,  // internal: fp32 range with 13 fraction bits, the FP8 accumulator of Ada and Hopper
+  count
+};
+
+// How a format spends its top exponent code.
+enum class SpecialStyle : uint8_t {
+  ieee,            // all-ones exponent: zero fraction = Inf, otherwise NaN (fp32, fp16, bf16, e5m2)
+  finite_one_nan,  // no infinities; only S.1111.111 is NaN (OCP e4m3 "fn")
+  finite_no_nan,   // no infinities and no NaN (OCP fp6/fp4, reserved for later)
+};
+
+struct FormatSpec {
+  std::string_view name;
+  int storage_bits;  // width of the raw pattern (tf32: 32)
+  int exp_bits;
+  int man_bits;      // fraction bits that carry value
+  int bias;
+  SpecialStyle specials;
+  int man_shift;     // position of the fraction's LSB inside the stored pattern (tf32: 13)
+
+  int emin() const { return 1 - bias; }  // exponent of the smallest normal and of every subnormal
+};
+
+const FormatSpec& spec(FormatId f);
+std::optional<FormatId> parse_format(std::string_view name);  // "fp32","f32","tf32","f16","fp16",...
+std::string_view format_name(FormatId f);
+
+enum class ValueClass : uint8_t { zero, subnormal, normal, inf, nan };
+
+// value = (-1)^neg * sig * 2^(exp - man_bits); sig includes the implicit bit for normals, so
+// sig < 2^(man_bits+1). Subnormals carry exp = emin and no implicit bit.
+struct Decoded {
+  ValueClass cls;
+  bool neg;
+  int16_t exp;
+  uint32_t sig;
+};
+
+Decoded decode(FormatId f, uint32_t bits);
+
+// Canonical quiet NaN the tensor cores return for this format (fp32 0x7FFFFFFF, fp16 0x7FFF, ...).
+uint32_t canonical_nan(FormatId f);
+uint32_t infinity_bits(FormatId f, bool neg);  // finite-only formats: their max-magnitude value
+uint32_t zero_bits(FormatId f, bool neg);
+
+enum class Rounding : uint8_t { toward_zero, nearest_even };
+
+// Rounds the exact value (-1)^neg * mag * 2^scale to `f`. mag is an unsigned magnitude of any size up
+// to 127 bits. Handles subnormal results and overflow (RNE: Inf; RZ: Inf when `rz_overflow_to_inf`,
+// else the largest finite value).
+uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale, Rounding r,
+                         bool rz_overflow_to_inf = false);
+
+// Re-encodes a value of format `from` in format `to` exactly (widening: fp16/bf16/fp8 -> fp32),
+// or with rounding `r` when it does not fit.
+uint32_t convert(FormatId from, uint32_t bits, FormatId to, Rounding r);
+
+// Converts an fp32 value to a format's raw bits: exactly, or nullopt when the value is not
+// representable (used to read third-party recordings that store inputs as fp32).
+std::optional<uint32_t> from_fp32_exact(FormatId to, uint32_t fp32_bits);
+
+}  // namespace mmaemu::ref

@@ -1,0 +1,71 @@
+// Arithmetic models and architecture profiles.
+//
+// The tensor cores of every NVIDIA architecture since Volta compute a block of products as a
+// truncated fused dot-product-add, T-FDPA(L, F, rho): exact products, alignment to the largest
+// exponent, truncation to F fraction bits, one exact sum, one rounding rho. An instruction whose K
+// exceeds L chains blocks along K, each block's rounded result being the next block's addend.
+// Which L, F and rho (and the smaller rules around them) an architecture uses is data: a BlockModel
+// per (architecture, instruction), filled in profile.cpp from recordings of real GPUs.
+#pragma once
+#include <climits>
+#include <cstddef>
+#include <cstdint>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "format.hpp"
+#include "instruction.hpp"
+
+namespace mmaemu::ref {
+
+// How an aligned term loses the bits below 2^(emax-F).
+enum class Truncation : uint8_t {
+  toward_zero,  // sign-magnitude truncation (each term's magnitude is truncated)
+  floor,        // two's-complement truncation (toward -inf)
+};
+
+struct BlockModel {
+  int block_k = 0;                 // L: products fused per block
+  int frac_bits = 0;               // F: fraction bits kept relative to 2^emax
+  Truncation truncation = Truncation::toward_zero;
+  int zero_product_exp = INT_MIN;  // exponent a zero product contributes to emax (INT_MIN: none)
+  FormatId block_result = FormatId::fp32;  // format a block rounds to (fp32, fp16, e8m13)
+  Rounding rounding = Rounding::toward_zero;
+  bool rz_overflow_to_inf = true;  // a rounded-toward-zero overflow gives Inf, not the max finite
+  Rounding tf32_input = Rounding::toward_zero;  // how fp32 patterns are read as tf32
+};
+
+struct InstructionModel {
+  Arch arch;
+  Instruction instr;
+  BlockModel block;
+};
+
+// Thrown when an architecture lacks an instruction; the CLI maps it to exit status 2.
+class UnsupportedInstruction : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+// Every instruction an architecture has, with its model.
+const std::vector<InstructionModel>& instructions_of(Arch a);
+
+// The model of `ptx` on `arch`. Throws UnsupportedInstruction naming both when `arch` lacks it,
+// std::invalid_argument when `ptx` is not a well-formed instruction name.
+const InstructionModel& lookup(Arch arch, std::string_view ptx);
+
+// One output element: c + sum_{k<K} a[k]*b[k], as the architecture computes it, K = instr.k.
+// a, b are raw bits in the instruction's A and B formats, c in its C format; returns D's raw bits.
+uint32_t dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c);
+
+// The same with an explicit K (a multiple of nothing in particular: blocks are chained and the last
+// one is padded with zero products), for third-party recordings of dot products of other lengths.
+uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k);
+
+// A whole instruction over T tiles in the `mmaemu mma` layout:
+//   A[T][M][K], B[T][K][N], C[T][M][N] -> D[T][M][N].
+void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint32_t* B,
+         const uint32_t* C, uint32_t* D);
+
+}  // namespace mmaemu::ref

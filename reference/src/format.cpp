@@ -1,0 +1,184 @@
+// Number formats as data, decoding through per-format lookup tables.
+#include <array>
+#include <bit>
+#include <mutex>
+#include <vector>
+
+#include "mmaemu/reference/format.hpp"
+
+namespace mmaemu::ref {
+namespace {
+
+// One row per format. fp6/fp4 (finite_no_nan) and the scale formats slot in here.
+constexpr std::array<FormatSpec, static_cast<size_t>(FormatId::count)> kSpecs = {{
+    {"fp32", 32, 8, 23, 127, SpecialStyle::ieee, 0},
+    {"tf32", 32, 8, 10, 127, SpecialStyle::ieee, 13},
+    {"fp16", 16, 5, 10, 15, SpecialStyle::ieee, 0},
+    {"bf16", 16, 8, 7, 127, SpecialStyle::ieee, 0},
+    {"e4m3", 8, 4, 3, 7, SpecialStyle::finite_one_nan, 0},
+    {"e5m2", 8, 5, 2, 15, SpecialStyle::ieee, 0},
+    {"e8m13", 32, 8, 13, 127, SpecialStyle::ieee, 10},
+}};
+
+Decoded decode_slow(const FormatSpec& s, uint32_t bits) {
+  const int m = s.man_bits;
+  const uint32_t frac = (bits >> s.man_shift) & ((1u << m) - 1u);
+  const uint32_t bexp = (bits >> (s.man_shift + m)) & ((1u << s.exp_bits) - 1u);
+  const bool neg = (bits >> (s.storage_bits - 1)) & 1u;
+  const uint32_t all_ones = (1u << s.exp_bits) - 1u;
+  Decoded d{ValueClass::normal, neg, 0, 0};
+  if (bexp == all_ones) {
+    if (s.specials == SpecialStyle::ieee) {
+      d.cls = frac ? ValueClass::nan : ValueClass::inf;
+      return d;
+    }
+    if (s.specials == SpecialStyle::finite_one_nan && frac == (1u << m) - 1u) {
+      d.cls = ValueClass::nan;
+      return d;
+    }
+  }
+  if (bexp == 0) {
+    d.cls = frac ? ValueClass::subnormal : ValueClass::zero;
+    d.exp = static_cast<int16_t>(s.emin());
+    d.sig = frac;
+    return d;
+  }
+  d.exp = static_cast<int16_t>(static_cast<int>(bexp) - s.bias);
+  d.sig = frac | (1u << m);
+  return d;
+}
+
+// Lookup tables for the narrow formats: decoding is a load, not a chain of branches.
+const std::vector<Decoded>& table(FormatId f) {
+  static std::array<std::vector<Decoded>, static_cast<size_t>(FormatId::count)> tables;
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (size_t i = 0; i < kSpecs.size(); ++i) {
+      if (kSpecs[i].storage_bits > 16) continue;
+      tables[i].resize(size_t{1} << kSpecs[i].storage_bits);
+      for (uint32_t b = 0; b < tables[i].size(); ++b) tables[i][b] = decode_slow(kSpecs[i], b);
+    }
+  });
+  return tables[static_cast<size_t>(f)];
+}
+
+}  // namespace
+
+const FormatSpec& spec(FormatId f) { return kSpecs[static_cast<size_t>(f)]; }
+std::string_view format_name(FormatId f) { return spec(f).name; }
+
+std::optional<FormatId> parse_format(std::string_view n) {
+  if (n == "f32" || n == "fp32") return FormatId::fp32;
+  if (n == "tf32") return FormatId::tf32;
+  if (n == "f16" || n == "fp16") return FormatId::fp16;
+  if (n == "bf16") return FormatId::bf16;
+  if (n == "e4m3") return FormatId::e4m3;
+  if (n == "e5m2") return FormatId::e5m2;
+  return std::nullopt;
+}
+
+Decoded decode(FormatId f, uint32_t bits) {
+  const FormatSpec& s = spec(f);
+  if (s.storage_bits <= 16) return table(f)[bits & ((1u << s.storage_bits) - 1u)];
+  return decode_slow(s, bits);
+}
+
+uint32_t canonical_nan(FormatId f) {
+  switch (f) {
+    case FormatId::fp16: return 0x7FFF;
+    case FormatId::bf16: return 0x7FFF;
+    case FormatId::e4m3: return 0x7F;
+    case FormatId::e5m2: return 0x7F;
+    default: return 0x7FFFFFFF;
+  }
+}
+
+uint32_t zero_bits(FormatId f, bool neg) { return neg ? 1u << (spec(f).storage_bits - 1) : 0u; }
+
+namespace {
+uint32_t encode(const FormatSpec& s, bool neg, uint32_t biased_exp, uint32_t frac) {
+  return (neg ? 1u << (s.storage_bits - 1) : 0u) | (biased_exp << (s.man_shift + s.man_bits)) |
+         (frac << s.man_shift);
+}
+uint32_t max_finite(const FormatSpec& s, bool neg) {
+  const uint32_t all_ones = (1u << s.exp_bits) - 1u;
+  const uint32_t full_frac = (1u << s.man_bits) - 1u;
+  switch (s.specials) {
+    case SpecialStyle::ieee: return encode(s, neg, all_ones - 1, full_frac);
+    case SpecialStyle::finite_one_nan: return encode(s, neg, all_ones, full_frac - 1);
+    case SpecialStyle::finite_no_nan: return encode(s, neg, all_ones, full_frac);
+  }
+  return 0;
+}
+}  // namespace
+
+uint32_t infinity_bits(FormatId f, bool neg) {
+  const FormatSpec& s = spec(f);
+  if (s.specials != SpecialStyle::ieee) return max_finite(s, neg);
+  return encode(s, neg, (1u << s.exp_bits) - 1u, 0);
+}
+
+uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale, Rounding r,
+                         bool rz_overflow_to_inf) {
+  const FormatSpec& s = spec(f);
+  if (mag == 0) return zero_bits(f, neg);
+  const uint64_t hi = static_cast<uint64_t>(mag >> 64);
+  const int msb = hi ? 127 - std::countl_zero(hi) : 63 - std::countl_zero(static_cast<uint64_t>(mag));
+  const int m = s.man_bits;
+  const int e = msb + scale;                       // value in [2^e, 2^(e+1))
+  int lsb_exp = (e < s.emin() ? s.emin() : e) - m;  // weight of the result's last fraction bit
+  const int shift = lsb_exp - scale;
+  unsigned __int128 q;
+  if (shift <= 0) {
+    q = mag << -shift;  // exact: the value has no bits below the result's LSB
+  } else {
+    q = shift >= 128 ? 0 : mag >> shift;
+    const unsigned __int128 rem = shift >= 128 ? mag : mag - (q << shift);
+    if (r == Rounding::nearest_even && rem != 0) {
+      const unsigned __int128 half = shift > 128 ? 0 : (unsigned __int128)1 << (shift - 1);
+      if (shift <= 128 && (rem > half || (rem == half && (q & 1)))) ++q;
+    }
+  }
+  if (q >> (m + 1)) {  // rounding carried into a new binade
+    q >>= 1;
+    ++lsb_exp;
+  }
+  const bool normal = (q >> m) != 0;
+  uint32_t biased = normal ? static_cast<uint32_t>(lsb_exp + m + s.bias) : 0u;
+  const uint32_t frac = static_cast<uint32_t>(q) & ((1u << m) - 1u);
+  const uint32_t top = (1u << s.exp_bits) - 1u;
+  const bool overflow = normal && (lsb_exp + m + s.bias > static_cast<int>(top) ||
+                                   (s.specials == SpecialStyle::ieee && biased == top) ||
+                                   (s.specials == SpecialStyle::finite_one_nan && biased == top &&
+                                    frac == (1u << m) - 1u));
+  if (overflow) {
+    if (r == Rounding::nearest_even || rz_overflow_to_inf) return infinity_bits(f, neg);
+    return max_finite(s, neg);
+  }
+  return encode(s, neg, biased, frac);
+}
+
+uint32_t convert(FormatId from, uint32_t bits, FormatId to, Rounding r) {
+  const Decoded d = decode(from, bits);
+  switch (d.cls) {
+    case ValueClass::nan: return canonical_nan(to);
+    case ValueClass::inf: return infinity_bits(to, d.neg);
+    case ValueClass::zero: return zero_bits(to, d.neg);
+    default: break;
+  }
+  return round_to_format(to, d.neg, d.sig, d.exp - spec(from).man_bits, r);
+}
+
+std::optional<uint32_t> from_fp32_exact(FormatId to, uint32_t fp32_bits) {
+  const Decoded d = decode(FormatId::fp32, fp32_bits);
+  if (d.cls == ValueClass::nan) return canonical_nan(to);
+  if (d.cls == ValueClass::inf) {
+    if (spec(to).specials != SpecialStyle::ieee) return std::nullopt;
+    return infinity_bits(to, d.neg);
+  }
+  const uint32_t out = convert(FormatId::fp32, fp32_bits, to, Rounding::toward_zero);
+  if (convert(to, out, FormatId::fp32, Rounding::toward_zero) != fp32_bits) return std::nullopt;
+  return out;
+}
+
+}  // namespace mmaemu::ref

@@ -1,0 +1,188 @@
+// Architecture profiles: which instructions each architecture has, and the block model of each.
+// Every number here is data taken from recordings of real GPUs (fixtures/, and the third-party
+// recordings); NUMERICS.md gives the published leads they started from.
+#include <map>
+#include <mutex>
+#include <string>
+
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::ref {
+namespace {
+
+using F = FormatId;
+
+// --- block models -------------------------------------------------------------------------------
+BlockModel fp32_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
+  BlockModel b;
+  b.block_k = L;
+  b.frac_bits = frac_bits;
+  b.block_result = F::fp32;
+  b.rounding = Rounding::toward_zero;
+  b.zero_product_exp = zero_exp;
+  return b;
+}
+BlockModel fp16_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
+  BlockModel b = fp32_acc(L, frac_bits, zero_exp);
+  b.block_result = F::fp16;
+  b.rounding = Rounding::nearest_even;
+  return b;
+}
+// Ada and Hopper FP8: the block rounds toward zero to fp32's range with 13 fraction bits.
+BlockModel e8m13_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
+  BlockModel b = fp32_acc(L, frac_bits, zero_exp);
+  b.block_result = F::e8m13;
+  return b;
+}
+
+// --- catalogue builders ---------------------------------------------------------------------------
+struct Builder {
+  Arch arch;
+  std::vector<InstructionModel> out;
+
+  void add(InstrFamily fam, int m, int n, int k, F d, F a, F b, F c, const BlockModel& bm) {
+    Instruction in{"", fam, m, n, k, a, b, c, d};
+    const std::string shape =
+        "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k);
+    const auto t = [](F f) { return std::string(f == F::fp32 ? "f32" : f == F::fp16 ? "f16" : format_name(f)); };
+    in.name = (fam == InstrFamily::mma_sync ? "mma." : "wgmma.") + shape + "." + t(d) + "." + t(a) + "." +
+              t(b) + (fam == InstrFamily::mma_sync ? "." + t(c) : "");
+    out.push_back({arch, in, bm});
+  }
+  // mma.sync with both accumulations where the type allows fp16 accumulation.
+  void mma(int m, int n, int k, F ab, const BlockModel& f32, const BlockModel* f16 = nullptr) {
+    add(InstrFamily::mma_sync, m, n, k, F::fp32, ab, ab, F::fp32, f32);
+    if (f16) add(InstrFamily::mma_sync, m, n, k, F::fp16, ab, ab, F::fp16, *f16);
+  }
+  void mma_fp8(int m, int n, int k, const BlockModel& f32, const BlockModel* f16 = nullptr) {
+    for (F a : {F::e4m3, F::e5m2})
+      for (F b : {F::e4m3, F::e5m2}) {
+        add(InstrFamily::mma_sync, m, n, k, F::fp32, a, b, F::fp32, f32);
+        if (f16) add(InstrFamily::mma_sync, m, n, k, F::fp16, a, b, F::fp16, *f16);
+      }
+  }
+  // wgmma: m64nNkK, N a multiple of 8 up to 256. The catalogue lists N = 8 ... 256 by powers of
+  // two; lookup() accepts every legal N.
+  void wgmma(int k, F a, F b, const BlockModel& f32, const BlockModel* f16) {
+    for (int n = 8; n <= 256; n *= 2) {
+      add(InstrFamily::wgmma, 64, n, k, F::fp32, a, b, F::fp32, f32);
+      if (f16) add(InstrFamily::wgmma, 64, n, k, F::fp16, a, b, F::fp16, *f16);
+    }
+  }
+};
+
+std::vector<InstructionModel> build(Arch arch) {
+  Builder c{arch, {}};
+  switch (arch) {
+    case Arch::sm70: {  // Volta: 4-element blocks
+      const BlockModel f32 = fp32_acc(4, 23), f16 = fp16_acc(4, 23);
+      c.mma(8, 8, 4, F::fp16, f32, &f16);
+      break;
+    }
+    case Arch::sm75: {  // Turing: 8-element blocks, one more fraction bit
+      const BlockModel f32 = fp32_acc(8, 24), f16 = fp16_acc(8, 24);
+      c.mma(16, 8, 8, F::fp16, f32, &f16);
+      break;
+    }
+    case Arch::sm80:
+    case Arch::sm86:
+    case Arch::sm89: {  // Ampere and Ada: 8-element blocks for 16-bit inputs, 4 for tf32
+      const BlockModel f32 = fp32_acc(8, 24), f16 = fp16_acc(8, 24), tf = fp32_acc(4, 24);
+      for (int k : {8, 16}) {
+        c.mma(16, 8, k, F::fp16, f32, &f16);
+        c.mma(16, 8, k, F::bf16, f32);
+      }
+      for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
+      if (arch == Arch::sm89) {  // Ada FP8: 16-element blocks rounded to e8m13
+        const BlockModel f8 = e8m13_acc(16, 13), f8h = fp16_acc(16, 13);
+        c.mma_fp8(16, 8, 32, f8, &f8h);
+      }
+      break;
+    }
+    case Arch::sm90: {  // Hopper: 16-element blocks with 25 fraction bits; FP8 32-element, e8m13
+      const BlockModel f32 = fp32_acc(16, 25, -133), f16 = fp16_acc(16, 25, -21),
+                       tf = fp32_acc(8, 25, -133), f8 = e8m13_acc(32, 13, -133),
+                       f8h = fp16_acc(32, 13, -21);
+      for (int k : {8, 16}) {
+        c.mma(16, 8, k, F::fp16, f32, &f16);
+        c.mma(16, 8, k, F::bf16, f32);
+      }
+      for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
+      c.mma_fp8(16, 8, 32, f8, &f8h);
+      c.wgmma(16, F::fp16, F::fp16, f32, &f16);
+      c.wgmma(16, F::bf16, F::bf16, f32, nullptr);
+      c.wgmma(8, F::tf32, F::tf32, tf, nullptr);
+      for (F a : {F::e4m3, F::e5m2})
+        for (F b : {F::e4m3, F::e5m2}) c.wgmma(32, a, b, f8, &f8h);
+      break;
+    }
+    case Arch::sm100:
+    case Arch::sm120: {  // Blackwell: 25 fraction bits, FP8 rounded to fp32
+      const BlockModel f32 = fp32_acc(16, 25, -133), f16 = fp16_acc(16, 25, -21),
+                       tf = fp32_acc(8, 25, -133), f8 = fp32_acc(32, 25, -133),
+                       f8h = fp16_acc(32, 25, -21);
+      for (int k : {8, 16}) {
+        c.mma(16, 8, k, F::fp16, f32, &f16);
+        c.mma(16, 8, k, F::bf16, f32);
+      }
+      for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
+      c.mma_fp8(16, 8, 32, f8, &f8h);
+      break;
+    }
+    case Arch::count: break;
+  }
+  return std::move(c.out);
+}
+
+const std::vector<InstructionModel>& catalogue(Arch a) {
+  static std::vector<InstructionModel> all[static_cast<size_t>(Arch::count)];
+  static std::once_flag once;
+  std::call_once(once, [] {
+    for (Arch x : all_archs()) all[static_cast<size_t>(x)] = build(x);
+  });
+  return all[static_cast<size_t>(a)];
+}
+
+}  // namespace
+
+const std::vector<InstructionModel>& instructions_of(Arch a) { return catalogue(a); }
+
+const InstructionModel& lookup(Arch arch, std::string_view ptx) {
+  std::string why;
+  const auto parsed = parse_instruction(ptx, &why);
+  if (!parsed) throw std::invalid_argument(why);
+  for (const auto& m : catalogue(arch))
+    if (m.instr.name == ptx) return m;
+  // wgmma takes any N that is a multiple of 8 up to 256: find the n8 row and instantiate.
+  if (parsed->family == InstrFamily::wgmma && parsed->n % 8 == 0 && parsed->n <= 256) {
+    Instruction n8 = *parsed;
+    const std::string key = "wgmma.m" + std::to_string(parsed->m) + "n8k" + std::to_string(parsed->k) +
+                            std::string(ptx.substr(ptx.find('.', 6)));
+    for (const auto& m : catalogue(arch)) {
+      if (m.instr.name != key) continue;
+      static std::mutex mu;
+      static std::map<std::pair<Arch, std::string>, InstructionModel> cache;
+      std::lock_guard<std::mutex> lock(mu);
+      auto [it, inserted] = cache.try_emplace({arch, std::string(ptx)}, m);
+      if (inserted) {
+        it->second.instr.n = parsed->n;
+        it->second.instr.name = std::string(ptx);
+      }
+      return it->second;
+    }
+  }
+  std::string have;
+  for (const auto& m : catalogue(arch))
+    if (m.instr.family == parsed->family && m.instr.n <= 8) have += "\n  " + m.instr.name;
+  std::string msg = std::string(arch_name(arch)) + " does not have the instruction " + std::string(ptx);
+  if (parsed->family == InstrFamily::wgmma && arch != Arch::sm90)
+    msg += " (wgmma exists on sm90 only)";
+  if (have.empty())
+    msg += "; it has no " + std::string(parsed->family == InstrFamily::wgmma ? "wgmma" : "mma") + " instructions";
+  else
+    msg += "; its " + std::string(parsed->family == InstrFamily::wgmma ? "wgmma" : "mma") +
+           " instructions are:" + have;
+  throw UnsupportedInstruction(msg);
+}
+
+}  // namespace mmaemu::ref

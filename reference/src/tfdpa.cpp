@@ -1,0 +1,143 @@
+// The T-FDPA block and its chaining along K: the arithmetic of the oracle.
+// Scalar and exact (64-bit integer sums), with no allocation per element.
+#include <algorithm>
+#include <cstdlib>
+
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::ref {
+namespace {
+
+struct Operand {
+  FormatId fmt;
+  Decoded v;
+};
+
+// tf32 operands arrive as fp32 patterns; the hardware reads them by truncation (the decoder ignores
+// the 13 low bits) or, on some parts, by rounding to nearest first.
+Decoded read_operand(FormatId f, uint32_t bits, const BlockModel& bm) {
+  if (f == FormatId::tf32 && bm.tf32_input == Rounding::nearest_even)
+    bits = convert(FormatId::fp32, bits, FormatId::tf32, Rounding::nearest_even);
+  return decode(f, bits);
+}
+
+// Adds one aligned term to the sum: `sig` * 2^(exp - frac_bits), truncated to a multiple of
+// 2^(emax - F) as the block's Truncation says.
+inline void accumulate(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_bits, int emax,
+                       const BlockModel& bm) {
+  const int shift = exp - frac_bits - emax + bm.frac_bits;
+  uint64_t t;
+  bool inexact = false;
+  if (shift >= 0) {
+    t = sig << shift;
+  } else if (-shift >= 64) {
+    t = 0;
+    inexact = sig != 0;
+  } else {
+    t = sig >> -shift;
+    inexact = (t << -shift) != sig;
+  }
+  if (neg && inexact && bm.truncation == Truncation::floor) ++t;  // floor: toward -inf
+  sum += neg ? -static_cast<int64_t>(t) : static_cast<int64_t>(t);
+}
+
+// One fused block: c + sum_{i<n} a[i]*b[i], rounded to bm.block_result.
+uint32_t fused_block(const BlockModel& bm, FormatId fa, FormatId fb, const uint32_t* a,
+                     const uint32_t* b, int n, FormatId fc, uint32_t c_bits) {
+  const FormatId out = bm.block_result;
+  const Decoded c = decode(fc, c_bits);
+  Decoded da[64], db[64];  // L <= 64 for every profile
+  bool nan = c.cls == ValueClass::nan, pos_inf = false, neg_inf = false;
+  if (c.cls == ValueClass::inf) (c.neg ? neg_inf : pos_inf) = true;
+  for (int i = 0; i < n; ++i) {
+    da[i] = read_operand(fa, a[i], bm);
+    db[i] = read_operand(fb, b[i], bm);
+    const bool ia = da[i].cls == ValueClass::inf, ib = db[i].cls == ValueClass::inf;
+    if (da[i].cls == ValueClass::nan || db[i].cls == ValueClass::nan) nan = true;
+    if (ia || ib) {
+      if ((ia && db[i].cls == ValueClass::zero) || (ib && da[i].cls == ValueClass::zero)) nan = true;
+      (da[i].neg != db[i].neg ? neg_inf : pos_inf) = true;
+    }
+  }
+  if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
+  if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
+
+  // Alignment exponent: the largest of the products' ea+eb and c's exponent. Zero terms take the
+  // profile's fixed exponent, when it has one.
+  const int fbits = spec(fa).man_bits + spec(fb).man_bits;
+  int emax = INT32_MIN;
+  bool all_zero = true, all_neg_zero = true;
+  for (int i = 0; i < n; ++i) {
+    const bool zero = da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero;
+    if (zero) {
+      if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
+      all_neg_zero &= da[i].neg != db[i].neg;
+    } else {
+      all_zero = false;
+      emax = std::max(emax, da[i].exp + db[i].exp);
+    }
+  }
+  if (c.cls == ValueClass::zero) {
+    if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
+    all_neg_zero &= c.neg;
+  } else {
+    all_zero = false;
+    emax = std::max(emax, static_cast<int>(c.exp));
+  }
+  if (all_zero) return zero_bits(out, all_neg_zero);
+
+  int64_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero) continue;
+    accumulate(sum, da[i].neg != db[i].neg, uint64_t{da[i].sig} * db[i].sig, da[i].exp + db[i].exp,
+               fbits, emax, bm);
+  }
+  if (c.cls != ValueClass::zero) accumulate(sum, c.neg, c.sig, c.exp, spec(fc).man_bits, emax, bm);
+
+  const bool neg = sum < 0;
+  const uint64_t mag = neg ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
+  return round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
+}
+
+// The block result re-read in D's format (e8m13 is stored as an fp32 pattern, fp16 as fp16).
+uint32_t to_output(FormatId acc_fmt, uint32_t acc, FormatId d) {
+  if (acc_fmt == d || (acc_fmt == FormatId::e8m13 && d == FormatId::fp32)) return acc;
+  return convert(acc_fmt, acc, d, Rounding::nearest_even);
+}
+
+}  // namespace
+
+uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k) {
+  const BlockModel& bm = m.block;
+  FormatId acc_fmt = m.instr.c;
+  uint32_t acc = c;
+  for (int start = 0; start < k; start += bm.block_k) {
+    const int n = std::min(bm.block_k, k - start);
+    acc = fused_block(bm, m.instr.a, m.instr.b, a + start, b + start, n, acc_fmt, acc);
+    acc_fmt = bm.block_result;
+  }
+  return to_output(acc_fmt, acc, m.instr.d);
+}
+
+uint32_t dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c) {
+  return dot_k(m, a, b, c, m.instr.k);
+}
+
+void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint32_t* B,
+         const uint32_t* C, uint32_t* D) {
+  const int M = m.instr.m, N = m.instr.n, K = m.instr.k;
+  uint32_t column[512];  // B's column n, gathered contiguous (K <= 512 for every instruction)
+  for (size_t t = 0; t < tiles; ++t) {
+    const uint32_t* At = A + t * M * K;
+    const uint32_t* Bt = B + t * K * N;
+    for (int n = 0; n < N; ++n) {
+      for (int k = 0; k < K; ++k) column[k] = Bt[k * N + n];
+      for (int r = 0; r < M; ++r) {
+        const size_t o = t * M * N + static_cast<size_t>(r) * N + n;
+        D[o] = dot(m, At + static_cast<size_t>(r) * K, column, C[o]);
+      }
+    }
+  }
+}
+
+}  // namespace mmaemu::ref

@@ -1,0 +1,86 @@
+// The T-FDPA model on cases whose answer follows from the published rules by hand, and the
+// profile catalogue's acceptance and rejection of instructions.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "mmaemu/reference/model.hpp"
+
+using namespace mmaemu::ref;
+
+namespace {
+constexpr uint32_t kOne16 = 0x3C00, kTwo16 = 0x4000, kZero16 = 0x0000;
+}
+
+TEST(Model, SmallIntegersAreExact) {
+  const auto& m = lookup(Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32");
+  std::vector<uint32_t> a(16, kTwo16), b(16, kOne16);
+  // 16 * (2*1) + 3 = 35
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0x40400000), 0x420C0000u);
+}
+
+TEST(Model, SmallTermsAreTruncatedRelativeToTheLargest) {
+  // Hopper fp16: F = 25 fraction bits relative to the largest term, then RZ to fp32.
+  const auto& m = lookup(Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32");
+  std::vector<uint32_t> a(16, kZero16), b(16, kOne16);
+  a[0] = 0x3C00;                   // 1
+  a[1] = 0x0001;                   // 2^-24 (subnormal) * 1
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0), 0x3F800000u);  // 1 + 2^-24 truncated to 1 (RZ fp32)
+  a[1] = 0x1400;                   // 2^-10
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0), 0x3F802000u);  // 1 + 2^-10 exact
+  // A term below 2^(emax-25) vanishes even where fp32 could hold the sum: 2^-26 * 1 with c = 1.
+  a[0] = 0x0000;
+  a[1] = 0x0400;                   // 2^-14
+  b[1] = 0x0C00;                   // 2^-12 -> product 2^-26
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0x3F800000), 0x3F800000u);
+  // ... while the same product without the large addend is exact.
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0), 0x32800000u);
+}
+
+TEST(Model, SpecialsPropagate) {
+  const auto& m = lookup(Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32");
+  std::vector<uint32_t> a(16, kOne16), b(16, kOne16);
+  a[3] = 0x7C00;  // +Inf
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0), 0x7F800000u);
+  b[3] = 0x0000;  // Inf * 0
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0), 0x7FFFFFFFu);
+  b[3] = kOne16;
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0xFF800000), 0x7FFFFFFFu);  // Inf - Inf
+}
+
+TEST(Model, BlocksChainAlongK) {
+  // Ampere fp16 m16n8k16 runs as two blocks of 8: block 1 = c + 8 products is rounded to fp32
+  // before block 2 adds its 8. With c = 2^24 and block 1's products = 1 each, block 1 gives
+  // 2^24 + 8 exactly; block 2's -2^24 then leaves 8. A single 16-block would give the same, so
+  // add a term that block 1's rounding loses: c = 2^25, one product 1 in block 1 -> 2^25 + 1
+  // rounds (RZ, fp32) to 2^25; block 2 then subtracts 2^25 -> 0. One 16-wide block would keep it.
+  const auto& m = lookup(Arch::sm80, "mma.m16n8k16.f32.f16.f16.f32");
+  EXPECT_EQ(m.block.block_k, 8);
+  std::vector<uint32_t> a(16, kZero16), b(16, kOne16);
+  a[0] = kOne16;
+  a[8] = 0xF800;                   // -32768
+  b[8] = 0x6400;                   // 1024 -> -2^25
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0x4C000000 /* 2^25 */), 0x00000000u);
+  const auto& hopper = lookup(Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32");  // one 16-wide block
+  EXPECT_EQ(dot(hopper, a.data(), b.data(), 0x4C000000), 0x3F800000u);
+}
+
+TEST(Profiles, RejectInstructionsAnArchitectureLacks) {
+  EXPECT_THROW(lookup(Arch::sm80, "wgmma.m64n8k16.f32.f16.f16"), UnsupportedInstruction);
+  EXPECT_THROW(lookup(Arch::sm80, "mma.m16n8k32.f32.e4m3.e4m3.f32"), UnsupportedInstruction);
+  EXPECT_THROW(lookup(Arch::sm90, "mma.m16n8k16.f16.bf16.bf16.f16"), UnsupportedInstruction);
+  EXPECT_THROW(lookup(Arch::sm90, "mma.m16n8k16.f32.f16"), std::invalid_argument);
+  EXPECT_NO_THROW(lookup(Arch::sm90, "wgmma.m64n8k32.f32.e5m2.e4m3"));
+  EXPECT_EQ(lookup(Arch::sm90, "wgmma.m64n24k16.f32.bf16.bf16").instr.n, 24);
+  EXPECT_THROW(lookup(Arch::sm90, "wgmma.m64n12k16.f32.bf16.bf16"), UnsupportedInstruction);
+}
+
+TEST(Profiles, EveryArchitectureHasInstructions) {
+  for (Arch a : all_archs()) {
+    EXPECT_FALSE(instructions_of(a).empty()) << arch_name(a);
+    for (const auto& m : instructions_of(a)) {
+      EXPECT_GT(m.block.block_k, 0);
+      EXPECT_EQ(&lookup(a, m.instr.name), &m) << m.instr.name;
+    }
+  }
+}
