@@ -1,5 +1,6 @@
 #include "npy.hpp"
 
+#include <cstdint>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -75,8 +76,15 @@ NpyArray read_npy(const std::filesystem::path& path) {
     a.shape.push_back(std::stoull(it->str()));
 
   const size_t data_off = header_off + header_len;
-  const size_t want = a.size() * a.word_bytes;
   const size_t have = bytes.size() - data_off;
+  // A corrupt header can claim a shape whose byte count overflows size_t; refuse it before it wraps
+  // around and passes the length check.
+  size_t want = static_cast<size_t>(a.word_bytes);
+  for (size_t d : a.shape) {
+    if (d != 0 && want > SIZE_MAX / d)
+      throw InputError(file, "npy header claims an impossible shape " + a.shape_string());
+    want *= d;
+  }
   if (have < want)
     throw InputError(file, "truncated .npy data: header " + a.shape_string() + " needs " +
                                std::to_string(want) + " bytes, file has " + std::to_string(have));

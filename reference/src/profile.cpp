@@ -28,6 +28,14 @@ BlockModel fp16_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
   b.rounding = Rounding::nearest_even;
   return b;
 }
+// Blackwell FP8 (fp32 result): the products are fused and rounded toward zero alone; c joins through a
+// separate fp32 addition rounded to nearest even (third-party B200 recordings, 10,000 of 10,000).
+BlockModel fp32_acc_separate_c(int L, int frac_bits, int zero_exp) {
+  BlockModel b = fp32_acc(L, frac_bits, zero_exp);
+  b.addend = AddendPath::separate_add;
+  b.separate_add_rounding = Rounding::nearest_even;
+  return b;
+}
 // Ada and Hopper FP8: the block rounds toward zero to fp32's range with 13 fraction bits.
 BlockModel e8m13_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
   BlockModel b = fp32_acc(L, frac_bits, zero_exp);
@@ -119,7 +127,7 @@ std::vector<InstructionModel> build(Arch arch) {
     case Arch::sm100:
     case Arch::sm120: {  // Blackwell: 25 fraction bits, FP8 rounded to fp32
       const BlockModel f32 = fp32_acc(16, 25, -133), f16 = fp16_acc(16, 25, -21),
-                       tf = fp32_acc(8, 25, -133), f8 = fp32_acc(32, 25, -133),
+                       tf = fp32_acc(8, 25, -133), f8 = fp32_acc_separate_c(32, 25, -133),
                        f8h = fp16_acc(32, 25, -21);
       for (int k : {8, 16}) {
         c.mma(16, 8, k, F::fp16, f32, &f16);

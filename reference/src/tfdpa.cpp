@@ -41,9 +41,71 @@ inline void accumulate(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_b
   sum += neg ? -static_cast<int64_t>(t) : static_cast<int64_t>(t);
 }
 
-// One fused block: c + sum_{i<n} a[i]*b[i], rounded to bm.block_result.
-uint32_t fused_block(const BlockModel& bm, FormatId fa, FormatId fb, const uint32_t* a,
-                     const uint32_t* b, int n, FormatId fc, uint32_t c_bits) {
+// The finite part of a block: c (when given) + sum of n products, aligned to the largest exponent,
+// truncated to F fraction bits, summed exactly, rounded once to bm.block_result.
+uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, int n, int product_frac_bits,
+                   const Decoded* c, int c_frac_bits) {
+  const FormatId out = bm.block_result;
+  // Alignment exponent: the largest of the products' ea+eb and c's exponent. Zero terms take the
+  // profile's fixed exponent, when it has one.
+  int emax = INT32_MIN;
+  bool all_zero = true, all_neg_zero = true;
+  auto zero_term = [&](bool neg) {
+    if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
+    all_neg_zero &= neg;
+  };
+  for (int i = 0; i < n; ++i) {
+    if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero) {
+      zero_term(da[i].neg != db[i].neg);
+    } else {
+      all_zero = false;
+      emax = std::max(emax, da[i].exp + db[i].exp);
+    }
+  }
+  if (c && c->cls == ValueClass::zero) {
+    zero_term(c->neg);
+  } else if (c) {
+    all_zero = false;
+    emax = std::max(emax, static_cast<int>(c->exp));
+  }
+  if (all_zero) return zero_bits(out, all_neg_zero);
+
+  int64_t sum = 0;
+  for (int i = 0; i < n; ++i) {
+    if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero) continue;
+    accumulate(sum, da[i].neg != db[i].neg, uint64_t{da[i].sig} * db[i].sig, da[i].exp + db[i].exp,
+               product_frac_bits, emax, bm);
+  }
+  if (c && c->cls != ValueClass::zero) accumulate(sum, c->neg, c->sig, c->exp, c_frac_bits, emax, bm);
+
+  const bool neg = sum < 0;
+  const uint64_t mag = neg ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
+  return round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
+}
+
+// x + y for two finite values, rounded once (an IEEE addition).
+uint32_t exact_add(FormatId out, FormatId fx, uint32_t x_bits, FormatId fy, uint32_t y_bits, Rounding r) {
+  const Decoded x = decode(fx, x_bits), y = decode(fy, y_bits);
+  if (x.cls == ValueClass::zero && y.cls == ValueClass::zero)
+    return zero_bits(out, x.neg && y.neg);
+  if (y.cls == ValueClass::zero) return convert(fx, x_bits, out, r);
+  if (x.cls == ValueClass::zero) return convert(fy, y_bits, out, r);
+  int lx = x.exp - spec(fx).man_bits, ly = y.exp - spec(fy).man_bits;
+  uint64_t sx = x.sig, sy = y.sig;
+  // A term more than 64 bits below the other only decides rounding as a sticky bit: shrink it to one.
+  if (lx > ly + 64) { ly = lx - 64; sy = 1; }
+  if (ly > lx + 64) { lx = ly - 64; sx = 1; }
+  const int lsb = std::min(lx, ly);
+  const __int128 vx = static_cast<__int128>(sx) << (lx - lsb), vy = static_cast<__int128>(sy) << (ly - lsb);
+  const __int128 s = (x.neg ? -vx : vx) + (y.neg ? -vy : vy);
+  if (s == 0) return zero_bits(out, false);  // exact cancellation: +0 in RNE and RZ alike
+  const bool neg = s < 0;
+  return round_to_format(out, neg, static_cast<unsigned __int128>(neg ? -s : s), lsb, r);
+}
+
+// One block: c + sum_{i<n} a[i]*b[i], rounded to bm.block_result.
+uint32_t block(const BlockModel& bm, FormatId fa, FormatId fb, const uint32_t* a, const uint32_t* b, int n,
+               FormatId fc, uint32_t c_bits) {
   const FormatId out = bm.block_result;
   const Decoded c = decode(fc, c_bits);
   Decoded da[64], db[64];  // L <= 64 for every profile
@@ -62,41 +124,12 @@ uint32_t fused_block(const BlockModel& bm, FormatId fa, FormatId fb, const uint3
   if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
   if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
 
-  // Alignment exponent: the largest of the products' ea+eb and c's exponent. Zero terms take the
-  // profile's fixed exponent, when it has one.
-  const int fbits = spec(fa).man_bits + spec(fb).man_bits;
-  int emax = INT32_MIN;
-  bool all_zero = true, all_neg_zero = true;
-  for (int i = 0; i < n; ++i) {
-    const bool zero = da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero;
-    if (zero) {
-      if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
-      all_neg_zero &= da[i].neg != db[i].neg;
-    } else {
-      all_zero = false;
-      emax = std::max(emax, da[i].exp + db[i].exp);
-    }
+  const int product_frac_bits = spec(fa).man_bits + spec(fb).man_bits;
+  if (bm.addend == AddendPath::separate_add) {
+    const uint32_t products = fused_sum(bm, da, db, n, product_frac_bits, nullptr, 0);
+    return exact_add(out, out, products, fc, c_bits, bm.separate_add_rounding);
   }
-  if (c.cls == ValueClass::zero) {
-    if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
-    all_neg_zero &= c.neg;
-  } else {
-    all_zero = false;
-    emax = std::max(emax, static_cast<int>(c.exp));
-  }
-  if (all_zero) return zero_bits(out, all_neg_zero);
-
-  int64_t sum = 0;
-  for (int i = 0; i < n; ++i) {
-    if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero) continue;
-    accumulate(sum, da[i].neg != db[i].neg, uint64_t{da[i].sig} * db[i].sig, da[i].exp + db[i].exp,
-               fbits, emax, bm);
-  }
-  if (c.cls != ValueClass::zero) accumulate(sum, c.neg, c.sig, c.exp, spec(fc).man_bits, emax, bm);
-
-  const bool neg = sum < 0;
-  const uint64_t mag = neg ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
-  return round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
+  return fused_sum(bm, da, db, n, product_frac_bits, &c, spec(fc).man_bits);
 }
 
 // The block result re-read in D's format (e8m13 is stored as an fp32 pattern, fp16 as fp16).
@@ -113,7 +146,7 @@ uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, 
   uint32_t acc = c;
   for (int start = 0; start < k; start += bm.block_k) {
     const int n = std::min(bm.block_k, k - start);
-    acc = fused_block(bm, m.instr.a, m.instr.b, a + start, b + start, n, acc_fmt, acc);
+    acc = block(bm, m.instr.a, m.instr.b, a + start, b + start, n, acc_fmt, acc);
     acc_fmt = bm.block_result;
   }
   return to_output(acc_fmt, acc, m.instr.d);

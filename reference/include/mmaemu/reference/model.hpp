@@ -25,6 +25,13 @@ enum class Truncation : uint8_t {
   floor,        // two's-complement truncation (toward -inf)
 };
 
+// Where a block's addend c enters the sum.
+enum class AddendPath : uint8_t {
+  fused,         // c is aligned and truncated with the products (T-FDPA proper)
+  separate_add,  // the products are fused and rounded alone; c is then added by one fp32 addition
+                 // (Blackwell FP8, found in the third-party B200 recordings)
+};
+
 struct BlockModel {
   int block_k = 0;                 // L: products fused per block
   int frac_bits = 0;               // F: fraction bits kept relative to 2^emax
@@ -34,6 +41,8 @@ struct BlockModel {
   Rounding rounding = Rounding::toward_zero;
   bool rz_overflow_to_inf = true;  // a rounded-toward-zero overflow gives Inf, not the max finite
   Rounding tf32_input = Rounding::toward_zero;  // how fp32 patterns are read as tf32
+  AddendPath addend = AddendPath::fused;
+  Rounding separate_add_rounding = Rounding::nearest_even;  // rounding of the separate c addition
 };
 
 struct InstructionModel {

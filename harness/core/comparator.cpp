@@ -1,0 +1,69 @@
+#include "comparator.hpp"
+
+#include <stdexcept>
+
+namespace mmaemu {
+
+std::string hex_bits(uint32_t bits, int word_bytes) {
+  static const char* digits = "0123456789abcdef";
+  const int n = 2 * (word_bytes > 0 ? word_bytes : 4);
+  std::string s(static_cast<size_t>(n), '0');
+  for (int i = n - 1; i >= 0; --i, bits >>= 4) s[static_cast<size_t>(i)] = digits[bits & 15];
+  return s;
+}
+
+std::string hex_list(const uint32_t* p, size_t n, int word_bytes, size_t stride) {
+  std::string s = "[";
+  for (size_t i = 0; i < n; ++i) {
+    if (i) s += ' ';
+    s += hex_bits(p[i * stride], word_bytes);
+  }
+  return s + "]";
+}
+
+size_t BitComparator::compare(const std::string& group, std::span<const uint32_t> expected,
+                              std::span<const uint32_t> got, int word_bytes, const Describe& describe) {
+  if (expected.size() != got.size())
+    throw std::invalid_argument("BitComparator::compare: " + std::to_string(expected.size()) + " expected outputs but " +
+                                std::to_string(got.size()) + " got");
+  const size_t n = expected.size();
+  // Counting first, in a loop the compiler vectorises; the rare mismatch is then located again.
+  size_t differ = 0;
+  for (size_t i = 0; i < n; ++i) differ += expected[i] != got[i];
+  GroupCount& g = result_.groups[group];
+  g.compared += n;
+  g.mismatched += differ;
+  result_.compared += n;
+  result_.mismatched += differ;
+  for (size_t i = 0; i < n && differ > 0 && result_.first_mismatches.size() < kKeep; ++i)
+    if (expected[i] != got[i]) keep(group, expected[i], got[i], word_bytes, describe(i));
+  return differ;
+}
+
+void BitComparator::keep(const std::string& group, uint32_t expected, uint32_t got, int word_bytes,
+                         CaseDescription d) {
+  result_.first_mismatches.push_back(
+      {group, std::move(d.case_id), std::move(d.inputs), hex_bits(expected, word_bytes), hex_bits(got, word_bytes)});
+}
+
+void set_verdict_from_counts(SuiteResult& result) {
+  if (result.mismatched > 0) {
+    result.verdict = Verdict::fail;
+    std::string groups;
+    for (const auto& [name, count] : result.groups) {
+      if (count.mismatched == 0) continue;
+      groups += (groups.empty() ? "" : ", ") + name + " (" + std::to_string(count.mismatched) + "/" +
+                std::to_string(count.compared) + ")";
+    }
+    result.reason = std::to_string(result.mismatched) + " of " + std::to_string(result.compared) +
+                    " outputs differ: " + groups;
+  } else if (result.compared == 0) {
+    result.verdict = Verdict::error;
+    result.reason = "nothing was compared";
+  } else {
+    result.verdict = Verdict::pass;
+    result.reason.clear();
+  }
+}
+
+}  // namespace mmaemu

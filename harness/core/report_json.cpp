@@ -1,0 +1,52 @@
+#include "report_json.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "reports.hpp"
+
+namespace mmaemu::report_json {
+namespace {
+
+nlohmann::ordered_json suite_json(const SuiteResult& s) {
+  nlohmann::ordered_json j;
+  j["tier"] = s.tier;
+  j["suite"] = s.suite;
+  j["labels"] = s.labels;
+  j["verdict"] = verdict_name(s.verdict);
+  j["reason"] = s.reason;
+  j["compared"] = s.compared;
+  j["mismatched"] = s.mismatched;
+  j["seconds"] = s.seconds;
+  nlohmann::ordered_json groups = nlohmann::ordered_json::object();
+  for (const auto& [name, count] : s.groups)
+    groups[name] = {{"compared", count.compared}, {"mismatched", count.mismatched}};
+  j["groups"] = std::move(groups);
+  nlohmann::ordered_json mismatches = nlohmann::ordered_json::array();
+  for (const Mismatch& m : s.first_mismatches)
+    mismatches.push_back(
+        {{"group", m.group}, {"case", m.case_id}, {"inputs", m.inputs}, {"expected", m.expected}, {"got", m.got}});
+  j["first_mismatches"] = std::move(mismatches);
+  return j;
+}
+
+}  // namespace
+
+std::string render(const RunReport& run) {
+  nlohmann::ordered_json j;
+  j["schema"] = "mmaemu-report/1";
+  j["tool_version"] = run.tool_version;
+  j["commit"] = run.commit;
+  j["started_utc"] = run.started_utc;
+  j["host"] = run.host;
+  j["environment"] = run.environment;
+  j["tier_files"] = run.tier_files;
+  const VerdictCounts n = count_verdicts(run);
+  j["summary"] = {{"pass", n.pass}, {"fail", n.fail}, {"skip", n.skip}, {"error", n.error}};
+  nlohmann::ordered_json suites = nlohmann::ordered_json::array();
+  for (const SuiteResult& s : run.suites) suites.push_back(suite_json(s));
+  j["suites"] = std::move(suites);
+  // Replace invalid UTF-8 (a reason may quote bytes of a corrupt file) instead of throwing.
+  return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
+}
+
+}  // namespace mmaemu::report_json

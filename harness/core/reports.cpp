@@ -1,0 +1,36 @@
+#include "reports.hpp"
+
+#include "atomic_file.hpp"
+#include "report_json.hpp"
+#include "report_junit.hpp"
+#include "report_markdown.hpp"
+
+namespace mmaemu {
+
+void VerdictCounts::add(Verdict v) {
+  switch (v) {
+    case Verdict::pass: ++pass; break;
+    case Verdict::fail: ++fail; break;
+    case Verdict::skip: ++skip; break;
+    case Verdict::error: ++error; break;
+  }
+}
+
+VerdictCounts count_verdicts(const RunReport& run) {
+  VerdictCounts n;
+  for (const SuiteResult& s : run.suites) n.add(s.verdict);
+  return n;
+}
+
+std::string format_mismatch(const Mismatch& m, const std::string& indent) {
+  return indent + m.group + " " + m.case_id + "\n" + indent + "  inputs   " + m.inputs + "\n" + indent +
+         "  expected " + m.expected + "\n" + indent + "  got      " + m.got + "\n";
+}
+
+void write_reports(const RunReport& run, const std::filesystem::path& dir, const std::string& stem) {
+  write_file_atomic(dir / (stem + ".json"), report_json::render(run));
+  write_file_atomic(dir / (stem + ".xml"), report_junit::render(run));
+  write_file_atomic(dir / (stem + ".md"), report_markdown::render(run));
+}
+
+}  // namespace mmaemu

@@ -1,0 +1,52 @@
+// Internal: the state one family generator works on (shape, formats, random source, the three tiles).
+#pragma once
+#include <algorithm>
+#include <cstdint>
+
+#include "format_bits.hpp"
+#include "mmaemu/reference/instruction.hpp"
+#include "rng.hpp"
+
+namespace mmaemu::gen {
+
+struct Tile {
+  Tile(const ref::Instruction& in, uint64_t seed, uint32_t* a_, uint32_t* b_, uint32_t* c_)
+      : M(in.m), N(in.n), K(in.k), fa(in.a), fb(in.b), fc(in.c), fd(in.d), rng(seed), a(a_), b(b_), c(c_) {}
+
+  int M, N, K;
+  FormatBits fa, fb, fc, fd;
+  Rng rng;
+  uint32_t *a, *b, *c;
+
+  uint32_t& A(int m, int k) { return a[m * K + k]; }
+  uint32_t& B(int k, int n) { return b[k * N + n]; }
+  uint32_t& C(int m, int n) { return c[m * N + n]; }
+
+  bool sign() { return rng.chance(0.5); }
+  uint32_t frac(const FormatBits& f) { return rng.bits(f.man_bits()); }
+
+  // ceil(log2(K)): how far a sum of K like terms can grow.
+  int log2_k() const {
+    int l = 0;
+    while ((1 << l) < K) ++l;
+    return l;
+  }
+  // Largest operand exponent e such that K products of two 2^(e+1) values stay finite in D.
+  int safe_operand_exp(int margin = 1) const {
+    const int by_output = (fd.emax() - log2_k() - margin) / 2 - 1;
+    return std::min({fa.emax(), fb.emax(), by_output});
+  }
+};
+
+// The family generators (one per Family), split by theme over three files.
+void generate_realistic(Tile& t);
+void generate_random_bits(Tile& t);
+void generate_small_int(Tile& t);
+void generate_subnormal(Tile& t);
+void generate_specials(Tile& t);
+void generate_extreme_acc(Tile& t);
+void generate_cancellation(Tile& t);
+void generate_dominant(Tile& t);
+void generate_carry_chain(Tile& t);
+
+}  // namespace mmaemu::gen

@@ -1,0 +1,58 @@
+#include "output_summary.hpp"
+
+#include <cstdio>
+
+#include "generators/format_bits.hpp"
+
+namespace mmaemu::record {
+
+OutputSummary summarize_outputs(const InstructionRecording& r) {
+  OutputSummary s;
+  const auto& in = r.instr;
+  const gen::FormatBits fa(in.a), fb(in.b), fc(in.c), fd(in.d);
+  for (int t = 0; t < r.tiles; ++t)
+    for (int m = 0; m < in.m; ++m)
+      for (int n = 0; n < in.n; ++n) {
+        const size_t ci = static_cast<size_t>(t) * in.m * in.n + static_cast<size_t>(m) * in.n + n;
+        const uint32_t d = r.d[ci];
+        switch (fd.classify(d)) {
+          case ref::ValueClass::zero: ++s.zero; break;
+          case ref::ValueClass::subnormal: ++s.subnormal; break;
+          case ref::ValueClass::normal: ++s.normal; break;
+          case ref::ValueClass::inf: ++s.inf; break;
+          case ref::ValueClass::nan: {
+            ++s.nan;
+            ++s.nan_patterns[d];
+            bool input_nan = fc.is_nan(r.c[ci]);
+            for (int k = 0; k < in.k && !input_nan; ++k)
+              input_nan = fa.is_nan(r.a[static_cast<size_t>(t) * in.m * in.k + static_cast<size_t>(m) * in.k + k]) ||
+                          fb.is_nan(r.b[static_cast<size_t>(t) * in.k * in.n + static_cast<size_t>(k) * in.n + n]);
+            if (!input_nan) ++s.nan_in_nan_free_outputs;
+            break;
+          }
+        }
+      }
+  return s;
+}
+
+std::string describe(const OutputSummary& s, int bytes) {
+  std::string out = "zero " + std::to_string(s.zero) + ", subnormal " + std::to_string(s.subnormal) + ", normal " +
+                    std::to_string(s.normal) + ", inf " + std::to_string(s.inf) + ", nan " + std::to_string(s.nan);
+  if (!s.nan_patterns.empty()) {
+    out += " (";
+    size_t shown = 0;
+    for (const auto& [bits, count] : s.nan_patterns) {
+      if (shown++ == 6) {
+        out += ", ... " + std::to_string(s.nan_patterns.size()) + " patterns in all";
+        break;
+      }
+      char buf[48];
+      std::snprintf(buf, sizeof buf, "%s0x%0*X x%zu", shown > 1 ? ", " : "", 2 * bytes, bits, count);
+      out += buf;
+    }
+    out += "; " + std::to_string(s.nan_in_nan_free_outputs) + " from NaN-free inputs)";
+  }
+  return out;
+}
+
+}  // namespace mmaemu::record

@@ -1,0 +1,58 @@
+#include "recording.hpp"
+
+#include "generators/rng.hpp"
+
+namespace mmaemu::record {
+
+const std::vector<std::string>& recordable_instructions() {
+  static const std::vector<std::string> names = {
+      "mma.m16n8k16.f32.f16.f16.f32",  "mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f16.f16.f16.f16",
+      "mma.m16n8k8.f32.tf32.tf32.f32", "mma.m16n8k32.f32.e4m3.e4m3.f32", "mma.m16n8k32.f32.e5m2.e5m2.f32",
+      "wgmma.m64n8k16.f32.f16.f16",    "wgmma.m64n8k16.f32.bf16.bf16",   "wgmma.m64n8k8.f32.tf32.tf32",
+      "wgmma.m64n8k32.f32.e4m3.e4m3",  "wgmma.m64n8k32.f32.e5m2.e5m2"};
+  return names;
+}
+
+int default_tiles_per_family(const ref::Instruction& instr) {
+  constexpr int kMinOutputs = 50000;
+  const int per_tile = instr.m * instr.n;
+  const int families = static_cast<int>(gen::all_families().size());
+  const int tiles = (kMinOutputs + per_tile - 1) / per_tile;
+  return (tiles + families - 1) / families;
+}
+
+int storage_bytes(ref::FormatId f) { return ref::spec(f).storage_bits / 8; }
+
+namespace {
+
+uint64_t fnv1a(const std::string& s) {
+  uint64_t h = 0xCBF29CE484222325ull;
+  for (unsigned char ch : s) h = (h ^ ch) * 0x100000001B3ull;
+  return h;
+}
+
+}  // namespace
+
+InstructionRecording plan_recording(const ref::Instruction& instr, uint64_t seed, int tiles_per_family) {
+  InstructionRecording r;
+  r.instr = instr;
+  const auto& families = gen::all_families();
+  r.tiles = tiles_per_family * static_cast<int>(families.size());
+  const size_t a_size = static_cast<size_t>(instr.m) * instr.k, b_size = static_cast<size_t>(instr.k) * instr.n,
+               c_size = static_cast<size_t>(instr.m) * instr.n;
+  r.a.resize(a_size * r.tiles);
+  r.b.resize(b_size * r.tiles);
+  r.c.resize(c_size * r.tiles);
+  const uint64_t instr_seed = gen::mix_seed(seed, fnv1a(instr.name));
+  int tile = 0;
+  for (gen::Family f : families) {
+    r.families.push_back({f, tile, tile + tiles_per_family});
+    for (int i = 0; i < tiles_per_family; ++i, ++tile) {
+      const uint64_t tile_seed = gen::mix_seed(instr_seed, (static_cast<uint64_t>(f) << 32) | static_cast<uint32_t>(i));
+      gen::generate_tile(f, instr, tile_seed, &r.a[a_size * tile], &r.b[b_size * tile], &r.c[c_size * tile]);
+    }
+  }
+  return r;
+}
+
+}  // namespace mmaemu::record

@@ -1,0 +1,40 @@
+// One instruction's recording: its input tiles (from the generator families), the tile ranges of
+// each family, and the D the GPU returned. Host-only data; the GPU side fills `d`.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "generators/families.hpp"
+#include "mmaemu/reference/instruction.hpp"
+
+namespace mmaemu::record {
+
+// The instructions the recorder knows, in PTX spelling (also their directory names).
+const std::vector<std::string>& recordable_instructions();
+
+struct FamilyRange {
+  gen::Family family;
+  int first = 0, last = 0;  // tiles [first, last)
+};
+
+struct InstructionRecording {
+  ref::Instruction instr;
+  int tiles = 0;
+  std::vector<FamilyRange> families;
+  std::vector<uint32_t> a, b, c, d;  // contract layout, raw bits widened to 32 bits
+
+  size_t outputs() const { return static_cast<size_t>(tiles) * instr.m * instr.n; }
+};
+
+// Tiles per family that give at least 50,000 outputs over all families.
+int default_tiles_per_family(const ref::Instruction& instr);
+
+// Generates the inputs: `tiles_per_family` tiles of every family, in all_families() order. Tile i's
+// seed depends on (seed, instruction name, family, index within the family) only.
+InstructionRecording plan_recording(const ref::Instruction& instr, uint64_t seed, int tiles_per_family);
+
+// Bytes per stored element of a format (1, 2 or 4).
+int storage_bytes(ref::FormatId f);
+
+}  // namespace mmaemu::record

@@ -1,0 +1,67 @@
+#include "fixture_replay.hpp"
+
+#include <span>
+
+#include "../core/comparator.hpp"
+#include "../core/operands.hpp"
+#include "fixture_manifest.hpp"
+
+namespace mmaemu {
+namespace {
+
+// Replays one instruction of the set into the comparator, family by family.
+void replay_instruction(const FixtureInstruction& fi, BitComparator& cmp) {
+  const FixtureArrays rec = load_fixture_arrays(fi);
+  const ref::Instruction& in = fi.model->instr;
+  const size_t M = static_cast<size_t>(in.m), N = static_cast<size_t>(in.n), K = static_cast<size_t>(in.k);
+  std::vector<uint32_t> d(rec.tiles * M * N);
+  ref::mma(*fi.model, rec.tiles, rec.a.values.data(), rec.b.values.data(), rec.c.values.data(), d.data());
+
+  const int a_bytes = storage_bytes(in.a), b_bytes = storage_bytes(in.b), c_bytes = storage_bytes(in.c);
+  const int d_bytes = storage_bytes(in.d);
+  for (const FixtureFamily& fam : fi.families) {
+    const size_t begin = fam.first * M * N, count = (fam.last - fam.first) * M * N;
+    // Inputs of one output: row m of A, column n of B, and C, the TestFloat way.
+    const auto describe = [&](size_t i) {
+      const size_t out = begin + i, t = out / (M * N), m = out / N % M, n = out % N;
+      return CaseDescription{
+          "tile " + std::to_string(t) + " m " + std::to_string(m) + " n " + std::to_string(n),
+          "a=" + hex_list(&rec.a.values[(t * M + m) * K], K, a_bytes) +
+              " b=" + hex_list(&rec.b.values[t * K * N + n], K, b_bytes, N) +
+              " c=" + hex_bits(rec.c.values[out], c_bytes)};
+    };
+    cmp.compare(fi.instr + "/" + fam.name, std::span(rec.d.values).subspan(begin, count),
+                std::span(d).subspan(begin, count), d_bytes, describe);
+  }
+}
+
+SuiteResult run_fixture_replay(const SuiteSpec& spec) {
+  return replay_fixture_set(spec.path("fixtures") / "manifest.yaml");
+}
+
+}  // namespace
+
+SuiteResult replay_fixture_set(const std::filesystem::path& manifest_file) {
+  const FixtureManifest manifest = load_fixture_manifest(manifest_file);
+  SuiteResult result;
+  BitComparator cmp(result);
+  for (const FixtureInstruction& fi : manifest.instructions) replay_instruction(fi, cmp);
+  set_verdict_from_counts(result);
+  return result;
+}
+
+SuiteKind fixture_replay_kind() {
+  return {
+      .name = "fixture-replay",
+      .description = "replays a fixture set recorded on a real GPU through the reference, bit for bit",
+      .keys =
+          {
+              required_key("fixtures", ValueType::directory).described_as("fixture set").containing("manifest.yaml"),
+              // Kernel backends join this list when they replay fixtures too (T3).
+              optional_key("backend", ValueType::string).one_of({"reference"}),
+          },
+      .run = run_fixture_replay,
+  };
+}
+
+}  // namespace mmaemu

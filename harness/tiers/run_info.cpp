@@ -1,0 +1,100 @@
+#include "run_info.hpp"
+
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <array>
+#include <cstdio>
+#include <ctime>
+#include <optional>
+
+#ifndef MMAEMU_VERSION
+#define MMAEMU_VERSION "unknown"
+#endif
+
+namespace mmaemu {
+namespace {
+
+// First line of a shell command's output ("" when it prints nothing), or nullopt when it fails.
+std::optional<std::string> first_line_of(const std::string& command) {
+  FILE* p = ::popen(command.c_str(), "r");
+  if (!p) return std::nullopt;
+  std::array<char, 256> buf{};
+  std::string line;
+  if (std::fgets(buf.data(), static_cast<int>(buf.size()), p)) line = buf.data();
+  // Read to the end, so that the command does not die of a broken pipe.
+  while (std::fgets(buf.data(), static_cast<int>(buf.size()), p)) {
+  }
+  if (::pclose(p) != 0) return std::nullopt;
+  while (!line.empty() && (line.back() == '\n' || line.back() == '\r')) line.pop_back();
+  return line;
+}
+
+std::string shell_quote(const std::string& s) {
+  std::string out = "'";
+  for (char c : s) out += c == '\'' ? std::string("'\\''") : std::string(1, c);
+  return out + "'";
+}
+
+std::string compiler() {
+#if defined(__clang__)
+  return std::string("clang ") + __clang_version__;
+#elif defined(__GNUC__)
+  return std::string("g++ ") + __VERSION__;
+#else
+  return "unknown";
+#endif
+}
+
+std::string operating_system() {
+  struct utsname u {};
+  if (::uname(&u) != 0) return "unknown";
+  return std::string(u.sysname) + " " + u.release + " " + u.machine;
+}
+
+std::string hostname() {
+  std::array<char, 256> buf{};
+  if (::gethostname(buf.data(), buf.size() - 1) != 0) return "unknown";
+  return buf.data();
+}
+
+std::string git_command(const std::filesystem::path& dir) {
+  return "git -C " + shell_quote(dir.empty() ? "." : dir.string());
+}
+
+}  // namespace
+
+std::string git_commit(const std::filesystem::path& dir) {
+  const auto head = first_line_of(git_command(dir) + " rev-parse HEAD 2>/dev/null");
+  return head && !head->empty() ? *head : "unknown";
+}
+
+std::string git_worktree_state(const std::filesystem::path& dir) {
+  const auto change = first_line_of(git_command(dir) + " status --porcelain --untracked-files=no 2>/dev/null");
+  if (!change) return "unknown";
+  return change->empty() ? "clean" : "modified";
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  ::gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+RunReport new_run_report(const std::filesystem::path& source_dir) {
+  RunReport r;
+  r.tool_version = MMAEMU_VERSION;
+  r.commit = git_commit(source_dir);
+  r.started_utc = utc_now();
+  r.host = hostname();
+  r.environment["compiler"] = compiler();
+  r.environment["os"] = operating_system();
+  // Results of uncommitted code must not pass for results of the commit.
+  r.environment["worktree"] = git_worktree_state(source_dir);
+  return r;
+}
+
+}  // namespace mmaemu

@@ -1,0 +1,38 @@
+// One suite of a tier file, as loaded and checked: the keys every suite has, plus the values of the
+// keys its kind declares.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "tier_schema.hpp"
+
+namespace mmaemu {
+
+struct SuiteSpec {
+  std::string tier;                  // "T2"
+  std::string name;                  // "h200-fixtures"
+  std::string kind;                  // "fixture-replay"
+  std::vector<std::string> labels;   // defaults to {tier}
+  bool optional = false;             // absent inputs: skip with the reason instead of an error
+  std::filesystem::path tier_file;
+  std::string where;                 // "file:line:column" of the suite's entry
+  SchemaValues values;               // the kind's own keys, as given
+
+  std::string id() const { return tier + "." + name; }  // "T2.h200-fixtures"
+
+  bool has(const std::string& key) const { return values.count(key) != 0; }
+  // Typed access to the kind's keys. The forms without a fallback are for required keys: an absent
+  // key is a bug in the kind, and throws std::logic_error.
+  const std::string& text(const std::string& key) const;
+  std::string text(const std::string& key, const std::string& fallback) const;
+  const std::filesystem::path& path(const std::string& key) const;
+  bool flag(const std::string& key, bool fallback) const;
+  uint64_t number(const std::string& key, uint64_t fallback) const;
+  const std::vector<std::string>& list(const std::string& key) const;
+
+  // Inputs (file / directory keys) that are absent, in key order.
+  std::vector<const SchemaValue*> missing_inputs() const;
+};
+
+}  // namespace mmaemu

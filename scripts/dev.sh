@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# One entry point for a fresh machine: installs what is missing, configures, builds, then
+#   conform   runs every tier this machine can run on the shipped fixtures (reports under reports/)
+#   test      runs the test suite through CTest (what CI runs)
+#   build     only set-up and build
+# Environment: MMAEMU_PRESET (default: "default"; "cpu-only" skips the CUDA parts), MMAEMU_SKIP_APT=1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+mode=${1:-}
+case "$mode" in conform|test|build) ;; *)
+  echo "usage: scripts/dev.sh conform|test|build" >&2; exit 2;;
+esac
+preset=${MMAEMU_PRESET:-default}
+
+# Debian packages the build needs; only the missing ones are installed.
+packages=(cmake g++ make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
+          libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libssl-dev libarchive-dev)
+if [ "${MMAEMU_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then
+  missing=()
+  for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  done
+  if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    sudo=""; [ "$(id -u)" = 0 ] || sudo=sudo
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+  fi
+fi
+
+# nvcc usually lives outside PATH on CUDA images.
+if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
+  export PATH=/usr/local/cuda/bin:$PATH
+fi
+
+cmake --preset "$preset" >/dev/null
+cmake --build --preset "$preset"
+case "$preset" in cpu-only) builddir=build-cpu;; debug) builddir=build-debug;; *) builddir=build;; esac
+
+case "$mode" in
+  build) ;;
+  test) ctest --preset "$preset" ;;
+  # Every tier; suites this machine cannot run (no GPU, no third-party data) report a skip and why.
+  conform) "$builddir/harness/cli/mmaemu" run tiers/T*.yaml --report-dir reports --report-stem conformance ;;
+esac

@@ -1,0 +1,167 @@
+// The command-line contract, exercised through the real binary: exit statuses 0/1/2, error messages
+// that name the file (and line), and `mmaemu mma` reproducing recorded hardware bits.
+#include <gtest/gtest.h>
+#include <sys/wait.h>
+
+#include <array>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+#include "../harness/core/npy.hpp"
+
+namespace fs = std::filesystem;
+using mmaemu::NpyArray;
+
+namespace {
+
+struct Outcome {
+  int status;
+  std::string output;  // stdout and stderr together
+};
+
+Outcome run(const std::string& args) {
+  const std::string cmd = std::string(MMAEMU_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  std::string out;
+  std::array<char, 4096> buf;
+  while (size_t n = fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  const int st = pclose(p);
+  return {WIFEXITED(st) ? WEXITSTATUS(st) : -1, out};
+}
+
+class TempDir {
+ public:
+  TempDir() {
+    path_ = fs::temp_directory_path() / ("mmaemu-cli-" + std::to_string(::getpid()) + "-" +
+                                         ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::create_directories(path_);
+  }
+  ~TempDir() { fs::remove_all(path_); }
+  std::string file(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
+
+NpyArray array(int word_bytes, std::vector<size_t> shape, uint32_t fill) {
+  NpyArray a;
+  a.word_bytes = word_bytes;
+  a.shape = std::move(shape);
+  a.values.assign(a.size(), fill);
+  return a;
+}
+
+// One m16n8k16 f16 tile of small integers: A = 2, B = 3 everywhere, C = 1 -> D = 16*6 + 1 = 97.
+void write_small_int_tile(const TempDir& d) {
+  mmaemu::write_npy(d.file("a.npy"), array(2, {1, 16, 16}, 0x4000));
+  mmaemu::write_npy(d.file("b.npy"), array(2, {1, 16, 8}, 0x4200));
+  mmaemu::write_npy(d.file("c.npy"), array(4, {1, 16, 8}, 0x3F800000));
+}
+
+const std::string kInstr = "mma.m16n8k16.f32.f16.f16.f32";
+
+std::string mma_args(const TempDir& d, const std::string& arch = "sm90", const std::string& instr = kInstr) {
+  return "mma --arch " + arch + " --instr " + instr + " --a " + d.file("a.npy") + " --b " + d.file("b.npy") +
+         " --c " + d.file("c.npy") + " --out " + d.file("d.npy");
+}
+
+}  // namespace
+
+TEST(MmaCli, ComputesSmallIntegerTileExactly) {
+  TempDir d;
+  write_small_int_tile(d);
+  const Outcome o = run(mma_args(d));
+  ASSERT_EQ(o.status, 0) << o.output;
+  const NpyArray out = mmaemu::read_npy(d.file("d.npy"));
+  EXPECT_EQ(out.word_bytes, 4);
+  EXPECT_EQ(out.shape, (std::vector<size_t>{1, 16, 8}));
+  for (uint32_t v : out.values) ASSERT_EQ(v, 0x42C20000u);  // 97.0f
+}
+
+TEST(MmaCli, RejectsInstructionTheArchitectureLacks) {
+  TempDir d;
+  write_small_int_tile(d);
+  const Outcome o = run(mma_args(d, "sm80", "wgmma.m64n8k16.f32.f16.f16"));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("sm80"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("wgmma.m64n8k16.f32.f16.f16"), std::string::npos) << o.output;
+}
+
+TEST(MmaCli, RejectsTruncatedNpyNamingTheFile) {
+  TempDir d;
+  write_small_int_tile(d);
+  fs::resize_file(d.file("a.npy"), fs::file_size(d.file("a.npy")) - 7);
+  const Outcome o = run(mma_args(d));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("a.npy")), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("truncated"), std::string::npos) << o.output;
+}
+
+TEST(MmaCli, RejectsAShapeThatDoesNotFitTheInstruction) {
+  TempDir d;
+  write_small_int_tile(d);
+  mmaemu::write_npy(d.file("a.npy"), array(2, {1, 16, 8}, 0x4000));  // K = 8, the instruction has 16
+  const Outcome o = run(mma_args(d));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("a.npy")), std::string::npos) << o.output;
+}
+
+TEST(MmaCli, RejectsADtypeThatDoesNotFitTheFormat) {
+  TempDir d;
+  write_small_int_tile(d);
+  mmaemu::write_npy(d.file("b.npy"), array(4, {1, 16, 8}, 0x40400000));  // uint32 for f16 operands
+  const Outcome o = run(mma_args(d));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("b.npy")), std::string::npos) << o.output;
+}
+
+TEST(MmaCli, RejectsUnknownArchitectureAndBackend) {
+  TempDir d;
+  write_small_int_tile(d);
+  EXPECT_EQ(run(mma_args(d, "sm99")).status, 2);
+  EXPECT_EQ(run(mma_args(d) + " --backend warp-speed").status, 2);
+  EXPECT_EQ(run("mma --arch sm90").status, 2);  // missing required options
+}
+
+TEST(RunCli, MisspelledTierKeyGivesFileLineColumn) {
+  TempDir d;
+  const std::string tier = d.file("bad.yaml");
+  std::ofstream(tier) << "tier: T2\nsuites:\n  - name: x\n    kind: fixture-replay\n    lables: [T2]\n";
+  const Outcome o = run("run " + tier + " --report-dir " + d.file("reports"));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(tier + ":5:5"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("lables"), std::string::npos) << o.output;
+}
+
+TEST(InfoCli, ListsProfilesAndInstructions) {
+  const Outcome o = run("info");
+  ASSERT_EQ(o.status, 0) << o.output;
+  for (const char* s : {"sm70", "sm90", "sm120", "wgmma.m64n8k32.f32.e4m3.e4m3", "reference"})
+    EXPECT_NE(o.output.find(s), std::string::npos) << s;
+}
+
+// The Done-when check of the fixtures: `mmaemu mma` reproduces the H200's bits from the .npy files.
+TEST(MmaCli, ReproducesRecordedH200Bits) {
+  const fs::path set = fs::path(MMAEMU_SOURCE_DIR) / "fixtures" / "h200";
+  if (!fs::exists(set / "manifest.yaml")) GTEST_SKIP() << "no H200 fixture set at " << set;
+  TempDir d;
+  int instructions = 0;
+  for (const auto& entry : fs::directory_iterator(set)) {
+    if (!entry.is_directory()) continue;
+    const std::string instr = entry.path().filename().string();
+    const std::string out = d.file(instr + ".npy");
+    const Outcome o = run("mma --arch sm90 --instr " + instr + " --a " + (entry.path() / "a.npy").string() +
+                          " --b " + (entry.path() / "b.npy").string() + " --c " +
+                          (entry.path() / "c.npy").string() + " --out " + out);
+    ASSERT_EQ(o.status, 0) << instr << ": " << o.output;
+    const NpyArray want = mmaemu::read_npy(entry.path() / "d.npy");
+    const NpyArray got = mmaemu::read_npy(out);
+    ASSERT_EQ(want.shape, got.shape) << instr;
+    size_t differ = 0;
+    for (size_t i = 0; i < want.values.size(); ++i) differ += want.values[i] != got.values[i];
+    EXPECT_EQ(differ, 0u) << instr << ": " << differ << " of " << want.values.size() << " outputs differ";
+    ++instructions;
+  }
+  EXPECT_GE(instructions, 11);
+}
