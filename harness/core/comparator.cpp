@@ -49,12 +49,17 @@ void BitComparator::keep(const std::string& group, uint32_t expected, uint32_t g
 void set_verdict_from_counts(SuiteResult& result) {
   if (result.mismatched > 0) {
     result.verdict = Verdict::fail;
+    // The reason stays one readable line: the first groups that differ, then how many more.
+    constexpr size_t kGroupsNamed = 6;
     std::string groups;
+    size_t differing = 0;
     for (const auto& [name, count] : result.groups) {
       if (count.mismatched == 0) continue;
+      if (++differing > kGroupsNamed) continue;
       groups += (groups.empty() ? "" : ", ") + name + " (" + std::to_string(count.mismatched) + "/" +
                 std::to_string(count.compared) + ")";
     }
+    if (differing > kGroupsNamed) groups += " and " + std::to_string(differing - kGroupsNamed) + " more groups";
     result.reason = std::to_string(result.mismatched) + " of " + std::to_string(result.compared) +
                     " outputs differ: " + groups;
   } else if (result.compared == 0) {

@@ -23,13 +23,14 @@ Decoded read_operand(FormatId f, uint32_t bits, const BlockModel& bm) {
 
 // Adds one aligned term to the sum: `sig` * 2^(exp - frac_bits), truncated to a multiple of
 // 2^(emax - F) as the block's Truncation says.
-inline void accumulate(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_bits, int emax,
+// The sum is 128 bits wide so that the exact models (F = 96) fit next to the truncating ones.
+inline void accumulate(__int128& sum, bool neg, uint64_t sig, int exp, int frac_bits, int emax,
                        const BlockModel& bm) {
   const int shift = exp - frac_bits - emax + bm.frac_bits;
-  uint64_t t;
+  unsigned __int128 t;
   bool inexact = false;
   if (shift >= 0) {
-    t = sig << shift;
+    t = static_cast<unsigned __int128>(sig) << shift;
   } else if (-shift >= 64) {
     t = 0;
     inexact = sig != 0;
@@ -38,7 +39,7 @@ inline void accumulate(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_b
     inexact = (t << -shift) != sig;
   }
   if (neg && inexact && bm.truncation == Truncation::floor) ++t;  // floor: toward -inf
-  sum += neg ? -static_cast<int64_t>(t) : static_cast<int64_t>(t);
+  sum += neg ? -static_cast<__int128>(t) : static_cast<__int128>(t);
 }
 
 // The finite part of a block: c (when given) + sum of n products, aligned to the largest exponent,
@@ -70,7 +71,7 @@ uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, i
   }
   if (all_zero) return zero_bits(out, all_neg_zero);
 
-  int64_t sum = 0;
+  __int128 sum = 0;
   for (int i = 0; i < n; ++i) {
     if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero) continue;
     accumulate(sum, da[i].neg != db[i].neg, uint64_t{da[i].sig} * db[i].sig, da[i].exp + db[i].exp,
@@ -79,8 +80,11 @@ uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, i
   if (c && c->cls != ValueClass::zero) accumulate(sum, c->neg, c->sig, c->exp, c_frac_bits, emax, bm);
 
   const bool neg = sum < 0;
-  const uint64_t mag = neg ? 0 - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
-  return round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
+  const unsigned __int128 mag = neg ? -static_cast<unsigned __int128>(sum) : static_cast<unsigned __int128>(sum);
+  const uint32_t r = round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
+  // A non-zero sum that rounds to zero comes out as +0, whatever its sign (H200 recordings, fp16
+  // accumulation: tiny negative sums give 0x0000, not 0x8000).
+  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
 }
 
 // x + y for two finite values, rounded once (an IEEE addition).
