@@ -46,22 +46,26 @@ void BitComparator::keep(const std::string& group, uint32_t expected, uint32_t g
       {group, std::move(d.case_id), std::move(d.inputs), hex_bits(expected, word_bytes), hex_bits(got, word_bytes)});
 }
 
+std::string differing_groups(const SuiteResult& result, bool known) {
+  // The reason stays one readable line: the first groups that differ, then how many more.
+  constexpr size_t kGroupsNamed = 6;
+  std::string groups;
+  size_t differing = 0;
+  for (const auto& [name, count] : result.groups) {
+    if (count.mismatched == 0 || count.known() != known) continue;
+    if (++differing > kGroupsNamed) continue;
+    groups += (groups.empty() ? "" : ", ") + name + " (" + std::to_string(count.mismatched) + "/" +
+              std::to_string(count.compared) + ")";
+  }
+  if (differing > kGroupsNamed) groups += " and " + std::to_string(differing - kGroupsNamed) + " more groups";
+  return groups;
+}
+
 void set_verdict_from_counts(SuiteResult& result) {
   if (result.mismatched > 0) {
     result.verdict = Verdict::fail;
-    // The reason stays one readable line: the first groups that differ, then how many more.
-    constexpr size_t kGroupsNamed = 6;
-    std::string groups;
-    size_t differing = 0;
-    for (const auto& [name, count] : result.groups) {
-      if (count.mismatched == 0) continue;
-      if (++differing > kGroupsNamed) continue;
-      groups += (groups.empty() ? "" : ", ") + name + " (" + std::to_string(count.mismatched) + "/" +
-                std::to_string(count.compared) + ")";
-    }
-    if (differing > kGroupsNamed) groups += " and " + std::to_string(differing - kGroupsNamed) + " more groups";
     result.reason = std::to_string(result.mismatched) + " of " + std::to_string(result.compared) +
-                    " outputs differ: " + groups;
+                    " outputs differ: " + differing_groups(result, false);
   } else if (result.compared == 0) {
     result.verdict = Verdict::error;
     result.reason = "nothing was compared";

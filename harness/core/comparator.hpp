@@ -59,6 +59,10 @@ class BitComparator {
   SuiteResult& result_;
 };
 
+// "g1 (3/10), g2 (1/5) and 4 more groups": the groups with mismatches, for a reason line; `known`
+// picks the groups a tier file lists as known mismatches, or the others.
+std::string differing_groups(const SuiteResult& result, bool known);
+
 // Sets verdict and reason from the counts: fail when any output differs (the reason names the
 // groups that differ), error when nothing was compared (a suite that checks nothing must not pass),
 // pass otherwise.

@@ -16,15 +16,18 @@ nlohmann::ordered_json suite_json(const SuiteResult& s) {
   j["reason"] = s.reason;
   j["compared"] = s.compared;
   j["mismatched"] = s.mismatched;
+  j["known_mismatched"] = s.known_mismatched;
   j["seconds"] = s.seconds;
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& [name, count] : s.groups)
-    groups[name] = {{"compared", count.compared}, {"mismatched", count.mismatched}};
+    groups[name] = {
+        {"compared", count.compared}, {"mismatched", count.mismatched}, {"known_reason", count.known_reason}};
   j["groups"] = std::move(groups);
   nlohmann::ordered_json mismatches = nlohmann::ordered_json::array();
   for (const Mismatch& m : s.first_mismatches)
     mismatches.push_back(
-        {{"group", m.group}, {"case", m.case_id}, {"inputs", m.inputs}, {"expected", m.expected}, {"got", m.got}});
+        {{"group", m.group}, {"case", m.case_id}, {"inputs", m.inputs}, {"expected", m.expected}, {"got", m.got},
+         {"known", m.known}});
   j["first_mismatches"] = std::move(mismatches);
   return j;
 }

@@ -41,23 +41,25 @@ void provenance(std::string& md, const RunReport& run) {
 }
 
 void suite_table(std::string& md, const RunReport& run) {
-  md += "| suite | labels | verdict | compared | mismatched | seconds | reason |\n";
-  md += "|---|---|---|--:|--:|--:|---|\n";
+  md += "| suite | labels | verdict | compared | mismatched | known | seconds | reason |\n";
+  md += "|---|---|---|--:|--:|--:|--:|---|\n";
   for (const SuiteResult& s : run.suites)
     md += "| " + cell(s.tier + "." + s.suite) + " | " + cell(joined(s.labels, ", ")) + " | " +
           verdict_name(s.verdict) + " | " + std::to_string(s.compared) + " | " + std::to_string(s.mismatched) +
-          " | " + fixed(s.seconds) + " | " + cell(s.reason) + " |\n";
+          " | " + std::to_string(s.known_mismatched) + " | " + fixed(s.seconds) + " | " + cell(s.reason) + " |\n";
   md += "\n";
 }
 
 void suite_details(std::string& md, const SuiteResult& s) {
   md += "## " + s.tier + "." + s.suite + ": " + verdict_name(s.verdict) + "\n\n";
   if (!s.reason.empty()) md += s.reason + "\n\n";
+  const std::string known = known_group_lines(s, "- ");
+  if (!known.empty()) md += "Known mismatches (they do not fail the suite):\n\n" + known + "\n";
   if (!s.groups.empty()) {
-    md += "| group | compared | mismatched |\n|---|--:|--:|\n";
+    md += "| group | compared | mismatched | known |\n|---|--:|--:|---|\n";
     for (const auto& [name, count] : s.groups)
       md += "| " + cell(name) + " | " + std::to_string(count.compared) + " | " + std::to_string(count.mismatched) +
-            " |\n";
+            " | " + cell(count.known_reason) + " |\n";
     md += "\n";
   }
   if (!s.first_mismatches.empty()) {

@@ -22,8 +22,21 @@ VerdictCounts count_verdicts(const RunReport& run) {
   return n;
 }
 
+std::string format_group_count(const std::string& group, const GroupCount& count) {
+  std::string line = group + ": " + std::to_string(count.mismatched) + " of " + std::to_string(count.compared) + " differ";
+  if (count.known()) line += " (known: " + count.known_reason + ")";
+  return line;
+}
+
+std::string known_group_lines(const SuiteResult& s, const std::string& indent) {
+  std::string out;
+  for (const auto& [name, count] : s.groups)
+    if (count.known()) out += indent + format_group_count(name, count) + "\n";
+  return out;
+}
+
 std::string format_mismatch(const Mismatch& m, const std::string& indent) {
-  return indent + m.group + " " + m.case_id + "\n" + indent + "  inputs   " + m.inputs + "\n" + indent +
+  return indent + m.group + " " + m.case_id + (m.known ? " (known)" : "") + "\n" + indent + "  inputs   " + m.inputs + "\n" + indent +
          "  expected " + m.expected + "\n" + indent + "  got      " + m.got + "\n";
 }
 

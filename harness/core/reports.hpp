@@ -15,8 +15,14 @@ struct VerdictCounts {
 };
 VerdictCounts count_verdicts(const RunReport& run);
 
+// "<group>: 12 of 4096 differ", and " (known: <reason>)" for a group listed as a known mismatch.
+std::string format_group_count(const std::string& group, const GroupCount& count);
+
+// The format_group_count line of every known group, each starting with `indent`; "" when none.
+std::string known_group_lines(const SuiteResult& s, const std::string& indent = "");
+
 // One mismatch the TestFloat way, on four lines, each starting with `indent`:
-//   <group> <case>
+//   <group> <case>            ("<group> <case> (known)" in a known group)
 //     inputs   a=[...] b=[...] c=...
 //     expected 3f800000
 //     got      3f800001

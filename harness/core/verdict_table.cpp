@@ -11,10 +11,10 @@
 namespace mmaemu::verdict_table {
 namespace {
 
-constexpr size_t kColumns = 6;
+constexpr size_t kColumns = 7;
 using Row = std::array<std::string, kColumns>;
 // Numbers are right-aligned, words left-aligned.
-constexpr std::array<bool, kColumns> kRightAligned = {false, false, false, true, true, true};
+constexpr std::array<bool, kColumns> kRightAligned = {false, false, false, true, true, true, true};
 
 Row row_of(const SuiteResult& s) {
   std::string labels;
@@ -25,7 +25,8 @@ Row row_of(const SuiteResult& s) {
   std::string verdict = verdict_name(s.verdict);
   if (s.verdict == Verdict::fail || s.verdict == Verdict::error)
     std::transform(verdict.begin(), verdict.end(), verdict.begin(), [](unsigned char c) { return char(std::toupper(c)); });
-  return {s.tier + "." + s.suite, labels, verdict, std::to_string(s.compared), std::to_string(s.mismatched), secs};
+  return {s.tier + "." + s.suite, labels, verdict, std::to_string(s.compared), std::to_string(s.mismatched),
+          std::to_string(s.known_mismatched), secs};
 }
 
 std::string pad(const std::string& s, size_t width, bool right) {
@@ -36,7 +37,7 @@ std::string pad(const std::string& s, size_t width, bool right) {
 }  // namespace
 
 std::string render(const RunReport& run, size_t mismatches_per_failure) {
-  std::vector<Row> rows = {{"suite", "labels", "verdict", "compared", "mismatched", "seconds"}};
+  std::vector<Row> rows = {{"suite", "labels", "verdict", "compared", "mismatched", "known", "seconds"}};
   for (const SuiteResult& s : run.suites) rows.push_back(row_of(s));
   std::array<size_t, kColumns> width{};
   for (const Row& r : rows)
@@ -49,12 +50,23 @@ std::string render(const RunReport& run, size_t mismatches_per_failure) {
     out += line + "\n";
   }
   for (const SuiteResult& s : run.suites) {
-    if (s.verdict == Verdict::pass) continue;
-    out += "\n" + s.tier + "." + s.suite + " (" + verdict_name(s.verdict) + "): " + s.reason + "\n";
-    const size_t shown = std::min(mismatches_per_failure, s.first_mismatches.size());
-    for (size_t i = 0; i < shown; ++i) out += format_mismatch(s.first_mismatches[i], "  ");
-    if (s.mismatched > shown && shown > 0)
-      out += "  ... " + std::to_string(s.mismatched - shown) + " more (see the reports)\n";
+    // Known mismatches are shown for every suite, passing ones included, so that they are never hidden.
+    const std::string known = known_group_lines(s, "  ");
+    if (s.verdict == Verdict::pass) {
+      if (!known.empty()) out += "\n" + s.tier + "." + s.suite + " (pass, with known mismatches):\n" + known;
+      continue;
+    }
+    out += "\n" + s.tier + "." + s.suite + " (" + verdict_name(s.verdict) + "): " + s.reason + "\n" + known;
+    // The examples are of the mismatches that fail the suite; the reports keep those of known groups.
+    size_t shown = 0;
+    for (const Mismatch& m : s.first_mismatches)
+      if (!m.known && shown < mismatches_per_failure) {
+        out += format_mismatch(m, "  ");
+        ++shown;
+      }
+    const size_t unknown = s.mismatched - s.known_mismatched;
+    if (unknown > shown && shown > 0)
+      out += "  ... " + std::to_string(unknown - shown) + " more (see the reports)\n";
   }
   const VerdictCounts n = count_verdicts(run);
   out += "\n" + std::to_string(n.pass) + " pass, " + std::to_string(n.fail) + " fail, " + std::to_string(n.skip) +

@@ -10,6 +10,7 @@
 #include "../core/errors.hpp"
 #include "../core/reports.hpp"
 #include "../core/verdict_table.hpp"
+#include "known_mismatches.hpp"
 #include "mmaemu/reference/model.hpp"
 #include "run_info.hpp"
 #include "suite_kind.hpp"
@@ -77,6 +78,7 @@ SuiteResult run_suite(const SuiteSpec& spec, const std::string& skip_reason) {
   } else {
     try {
       r = find_suite_kind(spec.kind)->run(spec);
+      apply_known_mismatches(r, spec);
     } catch (const InputError& e) {
       r = SuiteResult{};
       r.verdict = Verdict::error;

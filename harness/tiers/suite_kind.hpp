@@ -15,7 +15,7 @@ namespace mmaemu {
 struct SuiteKind {
   std::string name;         // as written after `kind:` ("fixture-replay")
   std::string description;  // one line, for messages and listings
-  Schema keys;              // the kind's own keys, beside name, kind, labels and optional
+  Schema keys;              // the kind's own keys, beside name, kind, labels, optional and known_mismatches
   // Runs the suite and returns its counts and verdict (tier, suite, labels and seconds are filled in
   // by the runner). Throws InputError for unusable input.
   std::function<SuiteResult(const SuiteSpec&)> run;

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "../core/errors.hpp"
+#include "known_mismatches.hpp"
 #include "suite_kind.hpp"
 
 namespace mmaemu {
@@ -25,6 +26,7 @@ const Schema& common_suite_keys() {
       required_key("kind", ValueType::string),
       optional_key("labels", ValueType::string_list),
       optional_key("optional", ValueType::boolean),
+      optional_key("known_mismatches", ValueType::sequence),
   };
   return s;
 }
@@ -71,6 +73,7 @@ SuiteSpec load_suite(const YAML::Node& entry, const TierSpec& tier) {
   s.kind = values.at("kind").text;
   s.labels = values.count("labels") ? values.at("labels").list : std::vector<std::string>{tier.tier};
   s.optional = values.count("optional") && values.at("optional").flag;
+  if (values.count("known_mismatches")) s.known_mismatches = read_known_mismatches(values.at("known_mismatches"), file);
   for (const KeySpec& k : common_suite_keys()) values.erase(k.name);
   s.values = std::move(values);
   return s;

@@ -6,6 +6,9 @@
 //       kind: fixture-replay      # a registered suite kind (suite_kind.hpp); it declares the other keys
 //       labels: [T2, cpu]
 //       optional: false           # when an input is absent: skip with the reason instead of an error
+//       known_mismatches:         # groups that cannot match yet, with why (known_mismatches.hpp)
+//         - group: H200/E4M3/fp16-out
+//           reason: "..."
 //       ...                       # the kind's keys; paths are relative to the tier file
 #pragma once
 #include <filesystem>
