@@ -26,7 +26,7 @@ struct GroupCount {
   size_t mismatched = 0;
   // Set when the tier file lists the group as a known mismatch: why it cannot match yet. Its
   // mismatches are counted and reported, but do not fail the suite.
-  std::string known_reason;
+  std::string known_reason = {};
   bool known() const { return !known_reason.empty(); }
 };
 

@@ -71,15 +71,14 @@ void apply_known_mismatches(SuiteResult& result, const SuiteSpec& spec) {
                       " outputs differ outside the known mismatches: " + differing_groups(result, false);
     }
   }
-  if (result.known_mismatched > 0) {
-    const std::string known = std::to_string(result.known_mismatched) + " known mismatches in " +
-                              differing_groups(result, true);
-    result.reason += (result.reason.empty() ? "" : "; ") + known;
-  }
+  // The reason names what fails the suite first, then the known mismatches.
   for (const std::string& stale : stale_entries(result, spec)) {
     result.verdict = Verdict::fail;
     result.reason += (result.reason.empty() ? "" : "; ") + stale;
   }
+  if (result.known_mismatched > 0)
+    result.reason += (result.reason.empty() ? "" : "; ") + std::string("known mismatches: ") +
+                     differing_groups(result, true);
 }
 
 }  // namespace mmaemu
