@@ -2,6 +2,7 @@
 #include <iostream>
 #include <map>
 
+#include "../core/host_info.hpp"
 #include "commands.hpp"
 #include "devices.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -52,13 +53,7 @@ void add_info(CLI::App& app, int& status) {
     for (const auto& x : d.devices)
       std::cout << "  [" << x.index << "] " << x.name << "  sm_" << x.compute_capability << "  " << x.sm_count
                 << " SMs\n";
-    std::cout << "\nVersions:\n  compiler: "
-#if defined(__clang__)
-              << "clang " << __clang_version__
-#elif defined(__GNUC__)
-              << "g++ " << __VERSION__
-#endif
-              << "\n";
+    std::cout << "\nVersions:\n  compiler: " << host_compiler() << "\n  os: " << operating_system() << "\n";
     if (d.built_with_cuda)
       std::cout << "  CUDA runtime: " << d.cuda_runtime << "\n  CUDA driver API: "
                 << (d.cuda_driver.empty() ? "none" : d.cuda_driver) << "\n";

@@ -5,7 +5,13 @@
 #include <utility>
 #include <vector>
 
+#include "../core/host_info.hpp"
+
 namespace mmaemu::record {
+
+using mmaemu::host_compiler;
+using mmaemu::host_name;
+using mmaemu::utc_now_iso8601;
 
 struct Provenance {
   std::vector<std::pair<std::string, std::string>> fields;
@@ -14,10 +20,7 @@ struct Provenance {
   std::string get(const std::string& key) const;  // "" when absent
 };
 
-// Host-side facts (no CUDA needed).
-std::string utc_now_iso8601();  // "2026-11-30T22:40:00Z"
-std::string host_name();
-std::string host_compiler();    // "g++ 12.2.0"
+// The host-side fact only the recorder knows (no CUDA needed).
 std::string build_commit();     // the git commit the recorder was configured at, or "unknown"
 
 // Everything, including the GPU, driver, CUDA runtime and cuBLASLt (defined with the CUDA parts).

@@ -1,5 +1,7 @@
 #include "run_info.hpp"
 
+#include "../core/host_info.hpp"
+
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -36,28 +38,6 @@ std::string shell_quote(const std::string& s) {
   return out + "'";
 }
 
-std::string compiler() {
-#if defined(__clang__)
-  return std::string("clang ") + __clang_version__;
-#elif defined(__GNUC__)
-  return std::string("g++ ") + __VERSION__;
-#else
-  return "unknown";
-#endif
-}
-
-std::string operating_system() {
-  struct utsname u {};
-  if (::uname(&u) != 0) return "unknown";
-  return std::string(u.sysname) + " " + u.release + " " + u.machine;
-}
-
-std::string hostname() {
-  std::array<char, 256> buf{};
-  if (::gethostname(buf.data(), buf.size() - 1) != 0) return "unknown";
-  return buf.data();
-}
-
 std::string git_command(const std::filesystem::path& dir) {
   return "git -C " + shell_quote(dir.empty() ? "." : dir.string());
 }
@@ -75,22 +55,14 @@ std::string git_worktree_state(const std::filesystem::path& dir) {
   return change->empty() ? "clean" : "modified";
 }
 
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  std::tm tm{};
-  ::gmtime_r(&t, &tm);
-  char buf[32];
-  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return buf;
-}
 
 RunReport new_run_report(const std::filesystem::path& source_dir) {
   RunReport r;
   r.tool_version = MMAEMU_VERSION;
   r.commit = git_commit(source_dir);
-  r.started_utc = utc_now();
-  r.host = hostname();
-  r.environment["compiler"] = compiler();
+  r.started_utc = utc_now_iso8601();
+  r.host = host_name();
+  r.environment["compiler"] = host_compiler();
   r.environment["os"] = operating_system();
   // Results of uncommitted code must not pass for results of the commit.
   r.environment["worktree"] = git_worktree_state(source_dir);
