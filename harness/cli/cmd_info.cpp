@@ -10,7 +10,10 @@
 namespace mmaemu::cli {
 namespace {
 
-std::string describe(const ref::BlockModel& b) {
+std::string describe(const ref::InstructionModel& m) {
+  if (m.lowering)
+    return "lowered: " + std::to_string(m.lowering->parts) + " x " + m.lowering->via + " chained from +0, then + c (RNE)";
+  const ref::BlockModel& b = m.block;
   std::string s = "L=" + std::to_string(b.block_k) + " F=" + std::to_string(b.frac_bits) + " " +
                   (b.rounding == ref::Rounding::toward_zero ? "RZ" : "RNE") + " to " +
                   std::string(ref::format_name(b.block_result));
@@ -23,7 +26,7 @@ void print_profile(ref::Arch a, bool verbose) {
   for (const auto& m : all) {
     // wgmma is listed for n8 only unless --verbose; every N that is a multiple of 8 up to 256 exists.
     if (!verbose && m.instr.family == ref::InstrFamily::wgmma && m.instr.n != 8) continue;
-    std::cout << "  " << m.instr.name << "   [" << describe(m.block) << "]\n";
+    std::cout << "  " << m.instr.name << "   [" << describe(m) << "]\n";
   }
 }
 

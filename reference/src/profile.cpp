@@ -28,23 +28,6 @@ BlockModel fp16_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
   b.rounding = Rounding::nearest_even;
   return b;
 }
-// Blackwell FP8 (fp32 result): the products are fused and rounded toward zero alone; c joins through a
-// separate fp32 addition rounded to nearest even (third-party B200 recordings, 10,000 of 10,000).
-BlockModel fp32_acc_separate_c(int L, int frac_bits, int zero_exp) {
-  BlockModel b = fp32_acc(L, frac_bits, zero_exp);
-  b.addend = AddendPath::separate_add;
-  b.separate_add_rounding = Rounding::nearest_even;
-  return b;
-}
-// An exact dot product rounded once to nearest-even fp32. F = 96 keeps every bit that can decide
-// the rounding: terms further below the largest cannot form or break a tie at fp32 precision
-// (products of 8- and 16-bit formats span far fewer than 96 - 24 binades).
-constexpr int kExactFracBits = 96;
-BlockModel exact_fp32_rne(int L) {
-  BlockModel b = fp32_acc(L, kExactFracBits);
-  b.rounding = Rounding::nearest_even;
-  return b;
-}
 // Ada and Hopper FP8: the block rounds toward zero to fp32's range with 13 fraction bits.
 BlockModel e8m13_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
   BlockModel b = fp32_acc(L, frac_bits, zero_exp);
@@ -64,7 +47,7 @@ struct Builder {
     const auto t = [](F f) { return std::string(f == F::fp32 ? "f32" : f == F::fp16 ? "f16" : format_name(f)); };
     in.name = (fam == InstrFamily::mma_sync ? "mma." : "wgmma.") + shape + "." + t(d) + "." + t(a) + "." +
               t(b) + (fam == InstrFamily::mma_sync ? "." + t(c) : "");
-    out.push_back({arch, in, bm});
+    out.push_back({arch, in, bm, std::nullopt});
   }
   // mma.sync with both accumulations where the type allows fp16 accumulation.
   void mma(int m, int n, int k, F ab, const BlockModel& f32, const BlockModel* f16 = nullptr) {
@@ -76,6 +59,18 @@ struct Builder {
       for (F b : {F::e4m3, F::e5m2}) {
         add(InstrFamily::mma_sync, m, n, k, F::fp32, a, b, F::fp32, f32);
         if (f16) add(InstrFamily::mma_sync, m, n, k, F::fp16, a, b, F::fp16, *f16);
+      }
+  }
+  // mma.sync FP8 where the architecture has no FP8 warp-level unit: lowered to fp16 HMMAs (see
+  // Lowering). The compiler (ptxas 13.0) deals each register's 4 consecutive k as two fp16 pairs, so
+  // the first HMMA gets k % 4 in {0, 1} and the second k % 4 in {2, 3}.
+  void mma_fp8_lowered(int m, int n, int k) {
+    for (F a : {F::e4m3, F::e5m2})
+      for (F b : {F::e4m3, F::e5m2}) {
+        add(InstrFamily::mma_sync, m, n, k, F::fp32, a, b, F::fp32, {});
+        out.back().lowering = Lowering{"mma.m16n8k16.f32.f16.f16.f32", 2, 2, nullptr};
+        add(InstrFamily::mma_sync, m, n, k, F::fp16, a, b, F::fp16, {});
+        out.back().lowering = Lowering{"mma.m16n8k16.f16.f16.f16.f16", 2, 2, nullptr};
       }
   }
   // wgmma: m64nNkK, N a multiple of 8 up to 256. The catalogue lists N = 8 ... 256 by powers of
@@ -120,16 +115,12 @@ std::vector<InstructionModel> build(Arch arch) {
       const BlockModel f32 = fp32_acc(16, 25, -133), f16 = fp16_acc(16, 25, -21),
                        tf = fp32_acc(8, 25, -133), f8 = e8m13_acc(32, 13, -133),
                        f8h = fp16_acc(32, 13, -21);
-      // Hopper has no warp-level FP8 tensor-core instruction: mma.sync FP8 is computed another way
-      // and gives the exact dot product rounded once to nearest-even fp32 (our H200 recordings,
-      // every input family). Its fp16-accumulating form matches no model yet (see fixtures/README).
-      const BlockModel f8_sync = exact_fp32_rne(32);
       for (int k : {8, 16}) {
         c.mma(16, 8, k, F::fp16, f32, &f16);
         c.mma(16, 8, k, F::bf16, f32);
       }
       for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
-      c.mma_fp8(16, 8, 32, f8_sync, &f8h);
+      c.mma_fp8_lowered(16, 8, 32);  // Hopper's FP8 unit is wgmma's; mma.sync FP8 is lowered
       c.wgmma(16, F::fp16, F::fp16, f32, &f16);
       c.wgmma(16, F::bf16, F::bf16, f32, nullptr);
       c.wgmma(8, F::tf32, F::tf32, tf, nullptr);
@@ -138,16 +129,22 @@ std::vector<InstructionModel> build(Arch arch) {
       break;
     }
     case Arch::sm100:
-    case Arch::sm120: {  // Blackwell: 25 fraction bits, FP8 rounded to fp32
+    case Arch::sm120: {  // Blackwell: 25 fraction bits
       const BlockModel f32 = fp32_acc(16, 25, -133), f16 = fp16_acc(16, 25, -21),
-                       tf = fp32_acc(8, 25, -133), f8 = fp32_acc_separate_c(32, 25, -133),
-                       f8h = fp16_acc(32, 25, -21);
+                       tf = fp32_acc(8, 25, -133);
       for (int k : {8, 16}) {
         c.mma(16, 8, k, F::fp16, f32, &f16);
         c.mma(16, 8, k, F::bf16, f32);
       }
       for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
-      c.mma_fp8(16, 8, 32, f8, &f8h);
+      if (arch == Arch::sm100) {
+        c.mma_fp8_lowered(16, 8, 32);  // data-centre Blackwell lowers mma.sync FP8 like Hopper
+      } else {
+        // sm_120 has a native FP8 mma.sync (QMMA). No recording of it yet: these are NUMERICS.md's
+        // published parameters (L=32, F=25, RZ to fp32), unverified.
+        const BlockModel f8 = fp32_acc(32, 25, -133), f8h = fp16_acc(32, 25, -21);
+        c.mma_fp8(16, 8, 32, f8, &f8h);
+      }
       break;
     }
     case Arch::count: break;
@@ -159,7 +156,16 @@ const std::vector<InstructionModel>& catalogue(Arch a) {
   static std::vector<InstructionModel> all[static_cast<size_t>(Arch::count)];
   static std::once_flag once;
   std::call_once(once, [] {
-    for (Arch x : all_archs()) all[static_cast<size_t>(x)] = build(x);
+    for (Arch x : all_archs()) {
+      auto& list = all[static_cast<size_t>(x)];
+      list = build(x);
+      for (auto& m : list) {
+        if (!m.lowering) continue;
+        for (const auto& via : list)
+          if (via.instr.name == m.lowering->via) m.lowering->via_model = &via;
+        if (!m.lowering->via_model) throw std::logic_error("lowering of " + m.instr.name + " names a missing instruction");
+      }
+    }
   });
   return all[static_cast<size_t>(a)];
 }

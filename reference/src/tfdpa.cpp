@@ -87,11 +87,16 @@ uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, i
   return r == zero_bits(out, true) ? zero_bits(out, false) : r;
 }
 
-// x + y for two finite values, rounded once (an IEEE addition).
-uint32_t exact_add(FormatId out, FormatId fx, uint32_t x_bits, FormatId fy, uint32_t y_bits, Rounding r) {
+// x + y rounded once, as an IEEE addition (FADD / HADD2): specials as IEEE says, NaN canonical,
+// an exact cancellation +0.
+uint32_t ieee_add(FormatId out, FormatId fx, uint32_t x_bits, FormatId fy, uint32_t y_bits, Rounding r) {
   const Decoded x = decode(fx, x_bits), y = decode(fy, y_bits);
-  if (x.cls == ValueClass::zero && y.cls == ValueClass::zero)
-    return zero_bits(out, x.neg && y.neg);
+  if (x.cls == ValueClass::nan || y.cls == ValueClass::nan) return canonical_nan(out);
+  if (x.cls == ValueClass::inf || y.cls == ValueClass::inf) {
+    if (x.cls == ValueClass::inf && y.cls == ValueClass::inf && x.neg != y.neg) return canonical_nan(out);
+    return infinity_bits(out, x.cls == ValueClass::inf ? x.neg : y.neg);
+  }
+  if (x.cls == ValueClass::zero && y.cls == ValueClass::zero) return zero_bits(out, x.neg && y.neg);
   if (y.cls == ValueClass::zero) return convert(fx, x_bits, out, r);
   if (x.cls == ValueClass::zero) return convert(fy, y_bits, out, r);
   int lx = x.exp - spec(fx).man_bits, ly = y.exp - spec(fy).man_bits;
@@ -102,7 +107,7 @@ uint32_t exact_add(FormatId out, FormatId fx, uint32_t x_bits, FormatId fy, uint
   const int lsb = std::min(lx, ly);
   const __int128 vx = static_cast<__int128>(sx) << (lx - lsb), vy = static_cast<__int128>(sy) << (ly - lsb);
   const __int128 s = (x.neg ? -vx : vx) + (y.neg ? -vy : vy);
-  if (s == 0) return zero_bits(out, false);  // exact cancellation: +0 in RNE and RZ alike
+  if (s == 0) return zero_bits(out, false);
   const bool neg = s < 0;
   return round_to_format(out, neg, static_cast<unsigned __int128>(neg ? -s : s), lsb, r);
 }
@@ -128,12 +133,7 @@ uint32_t block(const BlockModel& bm, FormatId fa, FormatId fb, const uint32_t* a
   if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
   if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
 
-  const int product_frac_bits = spec(fa).man_bits + spec(fb).man_bits;
-  if (bm.addend == AddendPath::separate_add) {
-    const uint32_t products = fused_sum(bm, da, db, n, product_frac_bits, nullptr, 0);
-    return exact_add(out, out, products, fc, c_bits, bm.separate_add_rounding);
-  }
-  return fused_sum(bm, da, db, n, product_frac_bits, &c, spec(fc).man_bits);
+  return fused_sum(bm, da, db, n, spec(fa).man_bits + spec(fb).man_bits, &c, spec(fc).man_bits);
 }
 
 // The block result re-read in D's format (e8m13 is stored as an fp32 pattern, fp16 as fp16).
@@ -142,9 +142,29 @@ uint32_t to_output(FormatId acc_fmt, uint32_t acc, FormatId d) {
   return convert(acc_fmt, acc, d, Rounding::nearest_even);
 }
 
+// A lowered instruction: its parts run as another instruction, chained from +0, and c joins last.
+uint32_t lowered_dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k) {
+  const Lowering& low = *m.lowering;
+  const InstructionModel& via = *low.via_model;
+  uint32_t pa[512], pb[512];  // K <= 512 for every instruction
+  uint32_t acc = zero_bits(via.instr.c, false);
+  for (int part = 0; part < low.parts; ++part) {
+    int n = 0;
+    for (int i = 0; i < k; ++i) {
+      if ((i / low.run) % low.parts != part) continue;
+      pa[n] = convert(m.instr.a, a[i], via.instr.a, Rounding::nearest_even);  // exact: FP8 fits fp16
+      pb[n] = convert(m.instr.b, b[i], via.instr.b, Rounding::nearest_even);
+      ++n;
+    }
+    acc = dot_k(via, pa, pb, acc, n);
+  }
+  return ieee_add(m.instr.d, via.instr.d, acc, m.instr.c, c, Rounding::nearest_even);
+}
+
 }  // namespace
 
 uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k) {
+  if (m.lowering) return lowered_dot(m, a, b, c, k);
   const BlockModel& bm = m.block;
   FormatId acc_fmt = m.instr.c;
   uint32_t acc = c;

@@ -10,6 +10,7 @@
 #include <climits>
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -25,13 +26,6 @@ enum class Truncation : uint8_t {
   floor,        // two's-complement truncation (toward -inf)
 };
 
-// Where a block's addend c enters the sum.
-enum class AddendPath : uint8_t {
-  fused,         // c is aligned and truncated with the products (T-FDPA proper)
-  separate_add,  // the products are fused and rounded alone; c is then added by one fp32 addition
-                 // (Blackwell FP8, found in the third-party B200 recordings)
-};
-
 struct BlockModel {
   int block_k = 0;                 // L: products fused per block
   int frac_bits = 0;               // F: fraction bits kept relative to 2^emax
@@ -41,14 +35,26 @@ struct BlockModel {
   Rounding rounding = Rounding::toward_zero;
   bool rz_overflow_to_inf = true;  // a rounded-toward-zero overflow gives Inf, not the max finite
   Rounding tf32_input = Rounding::toward_zero;  // how fp32 patterns are read as tf32
-  AddendPath addend = AddendPath::fused;
-  Rounding separate_add_rounding = Rounding::nearest_even;  // rounding of the separate c addition
+};
+
+struct InstructionModel;
+
+// An instruction the architecture runs without a tensor-core unit of its own: the compiler lowers it
+// to other instructions. Hopper and Blackwell (sm_100) mma.sync FP8 becomes, per output,
+//   a, b -> fp16 (exact); acc = +0; for each part: acc = via(part's a, b, acc); d = acc + c (IEEE, RNE)
+// where K is dealt into `parts` parts in runs of `run` consecutive k (part of k = (k / run) % parts).
+struct Lowering {
+  std::string via;                          // the instruction each part runs as
+  int parts = 1;
+  int run = 1;
+  const InstructionModel* via_model = nullptr;  // resolved when the catalogue is built
 };
 
 struct InstructionModel {
   Arch arch;
   Instruction instr;
-  BlockModel block;
+  BlockModel block;           // the tensor-core block; unused when the instruction is lowered
+  std::optional<Lowering> lowering;
 };
 
 // Thrown when an architecture lacks an instruction; the CLI maps it to exit status 2.
