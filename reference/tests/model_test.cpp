@@ -75,11 +75,31 @@ TEST(Profiles, RejectInstructionsAnArchitectureLacks) {
   EXPECT_THROW(lookup(Arch::sm90, "wgmma.m64n12k16.f32.bf16.bf16"), UnsupportedInstruction);
 }
 
+TEST(Model, LoweredFp8AddsCLastByRoundingToNearest) {
+  // Hopper mma.sync FP8 = two fp16 HMMAs (k % 4 in {0,1}, then {2,3}) chained from +0, then + c by
+  // an IEEE addition. Products 2^-17 (k = 0) and 2^-18 (k = 2) with c = 128: the addition sees
+  // 128 + 1.5 * 2^-17, above half an ulp (2^-17), and rounds up; a fused block with c inside would
+  // truncate toward zero and give 128.
+  const auto& m = lookup(Arch::sm90, "mma.m16n8k32.f32.e4m3.e4m3.f32");
+  ASSERT_TRUE(m.lowering.has_value());
+  std::vector<uint32_t> a(32, 0x00), b(32, 0x00);
+  a[0] = 0x02, b[0] = 0x01;  // 2^-8 * 2^-9
+  a[2] = 0x01, b[2] = 0x01;  // 2^-9 * 2^-9
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0x43000000 /* 128 */), 0x43000001u);
+  const auto& wg = lookup(Arch::sm90, "wgmma.m64n8k32.f32.e4m3.e4m3");  // the fused FP8 unit
+  EXPECT_EQ(dot(wg, a.data(), b.data(), 0x43000000), 0x43000000u);
+}
+
 TEST(Profiles, EveryArchitectureHasInstructions) {
   for (Arch a : all_archs()) {
     EXPECT_FALSE(instructions_of(a).empty()) << arch_name(a);
     for (const auto& m : instructions_of(a)) {
-      EXPECT_GT(m.block.block_k, 0);
+      if (m.lowering) {  // each part runs as an instruction of the same architecture, K split evenly
+        ASSERT_NE(m.lowering->via_model, nullptr) << m.instr.name;
+        EXPECT_EQ(m.lowering->via_model->instr.k * m.lowering->parts, m.instr.k) << m.instr.name;
+      } else {
+        EXPECT_GT(m.block.block_k, 0) << m.instr.name;
+      }
       EXPECT_EQ(&lookup(a, m.instr.name), &m) << m.instr.name;
     }
   }
