@@ -197,4 +197,30 @@ void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint3
   }
 }
 
+size_t gemm_steps(const InstructionModel& m, size_t K) {
+  const size_t k = static_cast<size_t>(m.instr.k);
+  return (K + k - 1) / k;
+}
+
+void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_t* A, const uint32_t* B,
+          const uint32_t* C, uint32_t* D, uint32_t* trace) {
+  const size_t k = static_cast<size_t>(m.instr.k), steps = gemm_steps(m, K);
+  uint32_t row[512], column[512];  // one step's operands, zero-padded past K
+  for (size_t r = 0; r < M; ++r) {
+    for (size_t n = 0; n < N; ++n) {
+      uint32_t acc = C[r * N + n];
+      for (size_t s = 0; s < steps; ++s) {
+        for (size_t i = 0; i < k; ++i) {
+          const size_t kk = s * k + i;
+          row[i] = kk < K ? A[r * K + kk] : 0u;     // +0 in every format
+          column[i] = kk < K ? B[kk * N + n] : 0u;
+        }
+        acc = dot(m, row, column, acc);
+        if (trace) trace[(r * N + n) * steps + s] = acc;
+      }
+      D[r * N + n] = acc;
+    }
+  }
+}
+
 }  // namespace mmaemu::ref

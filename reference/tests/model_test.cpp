@@ -104,3 +104,31 @@ TEST(Profiles, EveryArchitectureHasInstructions) {
     }
   }
 }
+
+TEST(Gemm, ChainsInstructionsAlongKWithZeroPadding) {
+  // K = 40 with m16n8k16 (3 steps, the last padded with zeros) equals chaining dot() by hand.
+  const auto& m = lookup(Arch::sm80, "mma.m16n8k16.f32.f16.f16.f32");
+  const size_t M = 3, N = 2, K = 40;
+  std::vector<uint32_t> A(M * K), B(K * N), C(M * N), D(M * N), trace(M * N * 3);
+  uint32_t x = 12345;
+  auto next = [&x] { x = x * 1103515245u + 12345u; return (x >> 8) & 0x3FFFu; };  // |v| < 2, both signs
+  for (auto& v : A) v = next() | ((next() & 1) << 15);
+  for (auto& v : B) v = next();
+  for (auto& v : C) v = 0x3F800000u + (next() << 4);
+  gemm(m, M, N, K, A.data(), B.data(), C.data(), D.data(), trace.data());
+  EXPECT_EQ(gemm_steps(m, K), 3u);
+  for (size_t r = 0; r < M; ++r)
+    for (size_t n = 0; n < N; ++n) {
+      uint32_t acc = C[r * N + n];
+      for (size_t s = 0; s < 3; ++s) {
+        uint32_t a[16] = {}, b[16] = {};
+        for (size_t i = 0; i < 16 && s * 16 + i < K; ++i) {
+          a[i] = A[r * K + s * 16 + i];
+          b[i] = B[(s * 16 + i) * N + n];
+        }
+        acc = dot(m, a, b, acc);
+        EXPECT_EQ(trace[(r * N + n) * 3 + s], acc);
+      }
+      EXPECT_EQ(D[r * N + n], acc);
+    }
+}

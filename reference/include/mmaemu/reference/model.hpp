@@ -83,4 +83,14 @@ uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, 
 void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint32_t* B,
          const uint32_t* C, uint32_t* D);
 
+// A whole GEMM as the hardware's MMA loop runs it: K is padded with zeros to a multiple of the
+// instruction's K, and the instruction is applied step by step along K, each step's D being the next
+// step's C. Row-major raw bits: A[M][K], B[K][N], C[M][N] -> D[M][N] (C and D in the instruction's
+// C/D format, which are the same for every instruction in the catalogue).
+// trace, when given, receives the accumulator after every step: trace[(m*N + n)*steps + s], so that
+// a comparison covers the whole accumulation path and not only its end.
+size_t gemm_steps(const InstructionModel& m, size_t K);
+void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_t* A, const uint32_t* B,
+          const uint32_t* C, uint32_t* D, uint32_t* trace = nullptr);
+
 }  // namespace mmaemu::ref
