@@ -141,8 +141,9 @@ TEST(InfoCli, ListsProfilesAndInstructions) {
     EXPECT_NE(o.output.find(s), std::string::npos) << s;
 }
 
-// The Done-when check of the fixtures: `mmaemu mma` reproduces the H200's bits from the .npy files.
-TEST(MmaCli, ReproducesRecordedH200Bits) {
+// The Done-when check of the fixtures: `mmaemu mma` reproduces the H200's bits from the .npy files, on
+// the reference (the default) and on the kernels' arithmetic run on the CPU (backend host).
+void expect_reproduces_h200(const std::string& backend_option) {
   const fs::path set = fs::path(MMAEMU_SOURCE_DIR) / "fixtures" / "h200";
   if (!fs::exists(set / "manifest.yaml")) GTEST_SKIP() << "no H200 fixture set at " << set;
   TempDir d;
@@ -153,7 +154,7 @@ TEST(MmaCli, ReproducesRecordedH200Bits) {
     const std::string out = d.file(instr + ".npy");
     const Outcome o = run("mma --arch sm90 --instr " + instr + " --a " + (entry.path() / "a.npy").string() +
                           " --b " + (entry.path() / "b.npy").string() + " --c " +
-                          (entry.path() / "c.npy").string() + " --out " + out);
+                          (entry.path() / "c.npy").string() + " --out " + out + backend_option);
     ASSERT_EQ(o.status, 0) << instr << ": " << o.output;
     const NpyArray want = mmaemu::read_npy(entry.path() / "d.npy");
     const NpyArray got = mmaemu::read_npy(out);
@@ -164,4 +165,114 @@ TEST(MmaCli, ReproducesRecordedH200Bits) {
     ++instructions;
   }
   EXPECT_GE(instructions, 11);
+}
+
+TEST(MmaCli, ReproducesRecordedH200Bits) { expect_reproduces_h200(""); }
+TEST(MmaCli, HostBackendReproducesRecordedH200Bits) { expect_reproduces_h200(" --backend host"); }
+
+// --- mmaemu gemm ----------------------------------------------------------------------------------
+
+// fp16 operands and fp32 addends with varied exponents and signs (finite), batch x M x N x K.
+void write_gemm(const TempDir& d, size_t batch, size_t M, size_t N, size_t K, bool batched, uint32_t seed) {
+  uint32_t x = seed;
+  auto next = [&] { return x = x * 1664525u + 1013904223u; };
+  auto shape = [&](size_t r, size_t c) { return batched ? std::vector<size_t>{batch, r, c} : std::vector<size_t>{r, c}; };
+  NpyArray A = array(2, shape(M, K), 0), B = array(2, shape(K, N), 0), C = array(4, shape(M, N), 0);
+  for (auto& v : A.values) v = (next() >> 9) % 0x7800 | (next() & 0x8000);
+  for (auto& v : B.values) v = (next() >> 9) % 0x7800 | (next() & 0x8000);
+  for (auto& v : C.values) v = ((next() >> 5) % 0x4F000000u + 0x20000000u) | (next() & 0x80000000u);
+  mmaemu::write_npy(d.file("a.npy"), A);
+  mmaemu::write_npy(d.file("b.npy"), B);
+  mmaemu::write_npy(d.file("c.npy"), C);
+}
+
+std::string gemm_args(const TempDir& d, const std::string& out, const std::string& backend, const std::string& trace = "") {
+  return "gemm --arch sm90 --instr " + kInstr + " --a " + d.file("a.npy") + " --b " + d.file("b.npy") + " --c " +
+         d.file("c.npy") + " --out " + d.file(out) + (backend.empty() ? "" : " --backend " + backend) +
+         (trace.empty() ? "" : " --trace " + d.file(trace));
+}
+
+TEST(GemmCli, EveryBackendGivesTheReferenceBitsAndTrace) {
+  TempDir d;
+  write_gemm(d, 2, 5, 3, 37, true, 7);  // K = 37: two full steps of k16 and a padded third
+  const Outcome ref = run(gemm_args(d, "ref.npy", "", "ref_trace.npy"));
+  ASSERT_EQ(ref.status, 0) << ref.output;
+  EXPECT_NE(ref.output.find("backend reference ran"), std::string::npos) << ref.output;
+  const NpyArray D = mmaemu::read_npy(d.file("ref.npy")), T = mmaemu::read_npy(d.file("ref_trace.npy"));
+  EXPECT_EQ(D.shape, (std::vector<size_t>{2, 5, 3}));
+  EXPECT_EQ(D.word_bytes, 4);
+  EXPECT_EQ(T.shape, (std::vector<size_t>{2, 5, 3, 3}));
+  for (size_t o = 0; o < D.size(); ++o) ASSERT_EQ(T.values[o * 3 + 2], D.values[o]);  // the last step is D
+  for (const std::string backend : {"host", "auto"}) {
+    const Outcome o = run(gemm_args(d, backend + ".npy", backend, backend + "_trace.npy"));
+    ASSERT_EQ(o.status, 0) << backend << ": " << o.output;
+    EXPECT_NE(o.output.find("mmaemu: backend "), std::string::npos) << o.output;
+    EXPECT_EQ(mmaemu::read_npy(d.file(backend + ".npy")).values, D.values) << backend;
+    EXPECT_EQ(mmaemu::read_npy(d.file(backend + "_trace.npy")).values, T.values) << backend;
+  }
+}
+
+TEST(GemmCli, UnbatchedArraysGiveUnbatchedResults) {
+  TempDir d;
+  write_gemm(d, 1, 4, 9, 16, false, 11);
+  const Outcome o = run(gemm_args(d, "d.npy", "host", "t.npy"));
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(mmaemu::read_npy(d.file("d.npy")).shape, (std::vector<size_t>{4, 9}));
+  EXPECT_EQ(mmaemu::read_npy(d.file("t.npy")).shape, (std::vector<size_t>{4, 9, 1}));
+  ASSERT_EQ(run(gemm_args(d, "r.npy", "reference")).status, 0);
+  EXPECT_EQ(mmaemu::read_npy(d.file("d.npy")).values, mmaemu::read_npy(d.file("r.npy")).values);
+}
+
+TEST(GemmCli, RejectsMismatchedShapesAndDtypesNamingTheFile) {
+  TempDir d;
+  write_gemm(d, 1, 4, 8, 16, false, 3);
+  mmaemu::write_npy(d.file("b.npy"), array(2, {15, 8}, 0x3C00));  // K 15 against A's 16
+  Outcome o = run(gemm_args(d, "d.npy", ""));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("b.npy")), std::string::npos) << o.output;
+  mmaemu::write_npy(d.file("b.npy"), array(4, {16, 8}, 0));  // uint32 for an fp16 operand
+  o = run(gemm_args(d, "d.npy", ""));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("dtype"), std::string::npos) << o.output;
+  mmaemu::write_npy(d.file("b.npy"), array(2, {16, 8}, 0));
+  mmaemu::write_npy(d.file("c.npy"), array(4, {2, 4, 8}, 0));  // batched C, unbatched A
+  o = run(gemm_args(d, "d.npy", ""));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("c.npy")), std::string::npos) << o.output;
+  mmaemu::write_npy(d.file("c.npy"), array(4, {1, 1, 4, 8}, 0));
+  o = run(gemm_args(d, "d.npy", ""));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("c.npy")), std::string::npos) << o.output;
+  EXPECT_FALSE(fs::exists(d.file("d.npy")));
+}
+
+TEST(GemmCli, UnknownOrDecliningBackendIsExit2WithTheReason) {
+  TempDir d;
+  write_gemm(d, 1, 2, 8, 16, false, 5);
+  Outcome o = run(gemm_args(d, "d.npy", "warp-speed"));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("unknown backend"), std::string::npos) << o.output;
+  // v1 without a GPU: either not built here, or built and declining with CUDA's message.
+  o = run(gemm_args(d, "d.npy", "v1"));
+  if (o.status == 0) GTEST_SKIP() << "a CUDA device is present: v1 runs";
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_TRUE(o.output.find("unknown backend") != std::string::npos ||
+              o.output.find("no CUDA device") != std::string::npos) << o.output;
+}
+
+TEST(MmaCli, AutoSaysWhichBackendRan) {
+  TempDir d;
+  write_small_int_tile(d);
+  const Outcome o = run(mma_args(d) + " --backend auto");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_NE(o.output.find("mmaemu: backend "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("(auto)"), std::string::npos) << o.output;
+  for (uint32_t v : mmaemu::read_npy(d.file("d.npy")).values) ASSERT_EQ(v, 0x42C20000u);
+}
+
+TEST(InfoCli, ShowsTheLadderAndCoverage) {
+  const Outcome o = run("info --arch sm90");
+  ASSERT_EQ(o.status, 0) << o.output;
+  for (const char* s : {"fallback ladder", "host", "reference", "every profile and instruction"})
+    EXPECT_NE(o.output.find(s), std::string::npos) << s;
 }

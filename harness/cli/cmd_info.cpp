@@ -5,6 +5,7 @@
 #include "../core/host_info.hpp"
 #include "commands.hpp"
 #include "devices.hpp"
+#include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::cli {
@@ -30,6 +31,44 @@ void print_profile(ref::Arch a, bool verbose) {
   }
 }
 
+// Which instructions (at their own shape, wgmma at n8) a backend runs here, per profile, and why not
+// the others, each distinct reason once with how many instructions it covers.
+void print_coverage(const kernels::Backend& b, const std::vector<ref::Arch>& archs) {
+  size_t total = 0, ran = 0;
+  std::string lines;
+  for (ref::Arch a : archs) {
+    size_t arch_total = 0, arch_ran = 0;
+    std::map<std::string, size_t> reasons;
+    for (const auto& m : ref::instructions_of(a)) {
+      if (m.instr.family == ref::InstrFamily::wgmma && m.instr.n != 8) continue;
+      ++arch_total;
+      const kernels::GemmShape shape{1, static_cast<size_t>(m.instr.m), static_cast<size_t>(m.instr.n),
+                                     static_cast<size_t>(m.instr.k)};
+      if (auto why = b.declines(m, shape, false)) ++reasons[*why]; else ++arch_ran;
+    }
+    total += arch_total;
+    ran += arch_ran;
+    lines += "      " + std::string(ref::arch_name(a)) + ": " + std::to_string(arch_ran) + " of " +
+             std::to_string(arch_total) + "\n";
+    for (const auto& [why, count] : reasons)
+      lines += "        not " + std::to_string(count) + ": " + why + "\n";
+  }
+  if (ran == total) {
+    std::cout << "      every profile and instruction (" << total << ")\n";
+    return;
+  }
+  std::cout << lines;
+}
+
+void print_backends(const std::vector<ref::Arch>& archs) {
+  std::cout << "\nBackends (fallback ladder of --backend auto, fastest first; coverage here, wgmma at n8):\n";
+  int rung = 1;
+  for (const kernels::Backend* b : kernels::backends()) {
+    std::cout << "  " << rung++ << ". " << b->name() << "   " << b->description() << "\n";
+    print_coverage(*b, archs);
+  }
+}
+
 }  // namespace
 
 void add_info(CLI::App& app, int& status) {
@@ -42,15 +81,14 @@ void add_info(CLI::App& app, int& status) {
     std::cout << "mmaemu " << MMAEMU_VERSION << "\n\n";
     std::cout << "Architecture profiles (instruction   [block model: L products per block, F fraction "
                  "bits, rounding, block result]):\n";
+    std::vector<ref::Arch> archs = ref::all_archs();
     if (!arch->empty()) {
       auto a = ref::parse_arch(*arch);
       if (!a) throw std::invalid_argument("--arch: unknown architecture '" + *arch + "'");
-      print_profile(*a, *verbose);
-    } else {
-      for (ref::Arch a : ref::all_archs()) print_profile(a, *verbose);
+      archs = {*a};
     }
-    std::cout << "\nBackends (fallback ladder, fastest first):\n  reference   CPU, scalar, exact; "
-                 "every profile and instruction\n";
+    for (ref::Arch a : archs) print_profile(a, *verbose);
+    print_backends(archs);
     const DeviceReport d = query_devices();
     std::cout << "\nDevices: " << d.status << "\n";
     for (const auto& x : d.devices)

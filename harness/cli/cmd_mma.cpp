@@ -5,7 +5,9 @@
 #include "../core/npy.hpp"
 #include "../core/operands.hpp"
 #include "commands.hpp"
+#include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
+#include "run_backend.hpp"
 
 namespace mmaemu::cli {
 namespace {
@@ -18,18 +20,16 @@ int run_mma(const MmaArgs& args) {
   const auto arch = ref::parse_arch(args.arch);
   if (!arch) throw InputError("--arch", "unknown architecture '" + args.arch + "' (sm70, sm75, sm80, sm86, sm89, sm90, sm100, sm120)");
   const ref::InstructionModel& model = ref::lookup(*arch, args.instr);  // exit 2 when absent
-  // Only the reference backend exists so far; `auto` walks the ladder, which ends at it.
-  if (args.backend != "reference" && args.backend != "auto")
-    throw InputError("--backend", "unknown backend '" + args.backend + "' (available: reference, auto)");
   const NpyArray A = read_npy(args.a), B = read_npy(args.b), C = read_npy(args.c);
   const size_t tiles = check_operands(model.instr, A, args.a, B, args.b, C, args.c);
   NpyArray D;
   D.word_bytes = ref::spec(model.instr.d).storage_bits / 8;
   D.shape = {tiles, static_cast<size_t>(model.instr.m), static_cast<size_t>(model.instr.n)};
   D.values.resize(D.size());
-  ref::mma(model, tiles, A.values.data(), B.values.data(), C.values.data(), D.values.data());
+  // One instruction over T tiles is a GEMM with batch = T and the instruction's M, N, K.
+  const kernels::GemmShape shape{tiles, D.shape[1], D.shape[2], static_cast<size_t>(model.instr.k)};
+  run_on_backend(args.backend, {&model, shape, A.values.data(), B.values.data(), C.values.data(), D.values.data(), nullptr});
   write_npy(args.out, D);
-  if (args.backend == "auto") std::cerr << "mmaemu: backend auto: ran reference (no other backend is built)\n";
   return kExitOk;
 }
 
@@ -44,7 +44,7 @@ void add_mma(CLI::App& app, int& status) {
   cmd->add_option("--b", args->b, "B.npy [T,K,N] raw bits")->required();
   cmd->add_option("--c", args->c, "C.npy [T,M,N] raw bits")->required();
   cmd->add_option("--out", args->out, "D.npy [T,M,N] to write")->required();
-  cmd->add_option("--backend", args->backend, "reference (default), a backend name, or auto");
+  cmd->add_option("--backend", args->backend, "reference (default), a backend name (see mmaemu info), or auto: the fastest that can run it");
   cmd->callback([args, &status] { status = run_mma(*args); });
 }
 

@@ -8,6 +8,7 @@ namespace mmaemu::cli {
 // Each add_* registers a subcommand; when it is selected, its callback stores the exit status here.
 void add_info(CLI::App& app, int& status);
 void add_mma(CLI::App& app, int& status);
+void add_gemm(CLI::App& app, int& status);
 void add_run(CLI::App& app, int& status);
 void add_record(CLI::App& app, int& status);
 

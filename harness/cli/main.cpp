@@ -4,6 +4,7 @@
 
 #include "../core/errors.hpp"
 #include "commands.hpp"
+#include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 
 int main(int argc, char** argv) {
@@ -13,6 +14,7 @@ int main(int argc, char** argv) {
   int status = mmaemu::kExitOk;
   mmaemu::cli::add_info(app, status);
   mmaemu::cli::add_mma(app, status);
+  mmaemu::cli::add_gemm(app, status);
   mmaemu::cli::add_run(app, status);
   mmaemu::cli::add_record(app, status);
   try {
@@ -31,6 +33,10 @@ int main(int argc, char** argv) {
   } catch (const std::invalid_argument& e) {
     std::cerr << "mmaemu: error: " << e.what() << "\n";
     return mmaemu::kExitBadInput;
+  } catch (const mmaemu::kernels::KernelError& e) {
+    // A backend failed (a CUDA error, an output left unwritten): an error, never a pass.
+    std::cerr << "mmaemu: error: " << e.what() << "\n";
+    return mmaemu::kExitCheckFailed;
   }
   return status;
 }

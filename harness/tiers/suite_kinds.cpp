@@ -1,6 +1,8 @@
 // The registry of suite kinds. One line per kind; each kind lives in its own file.
 #include "external_replay.hpp"
 #include "fixture_replay.hpp"
+#include "kernel_conformance.hpp"
+#include "native_parity.hpp"
 #include "suite_kind.hpp"
 
 namespace mmaemu {
@@ -9,6 +11,8 @@ const std::vector<SuiteKind>& suite_kinds() {
   static const std::vector<SuiteKind> kinds = {
       fixture_replay_kind(),
       external_replay_kind(),
+      kernel_conformance_kind(),
+      native_parity_kind(),
   };
   return kinds;
 }

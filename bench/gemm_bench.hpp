@@ -1,0 +1,70 @@
+// The GEMM throughput benchmark: every requested backend and format at every shape, each beside
+// native cuBLASLt at the same shape and types, in one run on one GPU.
+#pragma once
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "floors.hpp"
+#include "gemm_inputs.hpp"
+#include "sample_stats.hpp"
+
+namespace mmaemu::bench {
+
+struct GemmBenchOptions {
+  std::vector<std::string> backends{"v1", "v4", "tc"};
+  std::vector<ref::FormatId> formats{ref::FormatId::fp16, ref::FormatId::bf16, ref::FormatId::tf32,
+                                     ref::FormatId::e4m3, ref::FormatId::e5m2};
+  std::vector<kernels::GemmShape> shapes{{1, 4096, 4096, 4096}};
+  ref::Arch arch = ref::Arch::sm90;                 // the architecture the backends emulate
+  ref::InstrFamily family = ref::InstrFamily::mma_sync;
+  int warmup = 3;
+  int samples = 20;
+  uint64_t seed = 1;
+  bool native = true;                               // cuBLASLt beside each case
+  size_t workspace_bytes = size_t{32} << 20;
+  double bandwidth_tbs = 4.8;                       // the memory floor's bandwidth
+  int device = 0;
+  std::string commit;                               // recorded as given; empty: the configured commit
+  std::string command;                              // the command line, recorded
+};
+
+inline constexpr const char* kNativeName = "cublaslt";
+inline constexpr const char* kNativeFastName = "cublaslt-fast-accum";
+
+struct BenchRow {
+  kernels::GemmShape shape;
+  ref::FormatId format{};
+  std::string instruction;  // the emulated instruction (emulation rows) or the native types
+  std::string backend;      // "v1", "v4", "tc", kNativeName, kNativeFastName
+  bool native = false;
+  std::string status;       // "measured", "declined" (with reason), "error" (with reason)
+  std::string reason;
+  std::string timed_via;    // what the samples are
+  std::string algorithm;    // native: cuBLASLt's algorithm
+  std::vector<double> samples_ms;
+  std::optional<SampleStats> ms, tmacs;
+  std::optional<double> native_tmacs, native_fast_tmacs;  // emulation rows: the native medians
+  std::optional<double> ratio, ratio_fast;                // median / native median
+  std::optional<FloorNote> floor;
+};
+
+struct GemmBenchResult {
+  std::vector<std::pair<std::string, std::string>> provenance;  // gpu, sm_count, driver, cuda_runtime, ...
+  DeviceFacts device;
+  Ceilings ceilings;
+  std::vector<BenchRow> rows;
+  bool any_error() const;
+};
+
+// Throws InputError for bad options and GpuError when no CUDA device can be used at all; a failure
+// inside one case becomes that row's error and the run goes on.
+GemmBenchResult run_gemm_bench(const GemmBenchOptions& options,
+                               const std::function<void(const std::string&)>& progress);
+
+std::string configured_commit();  // the git commit CMake was configured at ("-dirty" if changed), or "unknown"
+
+}  // namespace mmaemu::bench

@@ -1,0 +1,37 @@
+// What one benchmark case runs: the emulated instruction for a format, the GEMM shape, and its
+// operands (realistic values as raw bits: normal-ish magnitudes, a few exact zeros, never all zeros).
+#pragma once
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::bench {
+
+// "4096x4096x4096" (M x N x K, each >= 1); throws InputError naming the option otherwise.
+kernels::GemmShape parse_shape(std::string_view text);
+std::string shape_name(const kernels::GemmShape& s);  // "4096x4096x4096"
+
+// The instruction of `arch` a benchmark of `format` emulates: A and B in `format`, C and D in fp32,
+// of the given family; among several shapes the largest K (the step a GEMM's inner loop chains),
+// then the smallest N (wgmma's n8, the one every backend runs; N does not change an output's
+// arithmetic). Throws InputError when the architecture has none.
+const ref::InstructionModel& bench_model(ref::Arch arch, ref::InstrFamily family, ref::FormatId format);
+
+struct HostOperands {
+  std::vector<uint32_t> a, b, c;  // raw bits widened to 32: A[M][K], B[K][N], C[M][N]
+};
+
+// The generators' "realistic" family over a whole GEMM; deterministic in (formats, shape, seed).
+HostOperands realistic_operands(ref::FormatId a, ref::FormatId b, ref::FormatId c, const kernels::GemmShape& s,
+                                uint64_t seed);
+
+// Raw bits narrowed to the format's storage width (1, 2 or 4 bytes each, little-endian), as a
+// library that takes the format natively reads them.
+std::vector<uint8_t> pack_storage(const std::vector<uint32_t>& bits, ref::FormatId f);
+
+size_t storage_bytes(ref::FormatId f);  // bytes per element in memory (tf32: 4)
+
+}  // namespace mmaemu::bench

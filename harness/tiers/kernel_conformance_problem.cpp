@@ -1,0 +1,118 @@
+#include "kernel_conformance_problem.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <functional>
+#include <span>
+#include <thread>
+
+#include "../core/operands.hpp"
+
+namespace mmaemu::tiers {
+namespace {
+
+constexpr uint32_t kPoison = 0xFFFFFFFFu;  // as the GPU backends poison (kernels/cuda/cuda_device.hpp)
+
+// A slice of one problem: rows [row, row + rows) of batch entry `batch`.
+struct Slice {
+  size_t batch, row, rows;
+};
+
+// Runs `work` on every slice of the problem, on as many threads as the machine has. Slices are rows
+// of one batch entry, so that each is itself a contiguous GEMM of batch 1. The first exception is rethrown.
+void for_each_slice(const kernels::GemmShape& s, const std::function<void(const Slice&)>& work) {
+  const size_t threads = std::max<size_t>(1, std::thread::hardware_concurrency());
+  // About four slices per thread over the whole problem, for balance; at least 1 row each.
+  const size_t rows_per_slice = std::max<size_t>(1, s.batch * s.M / (4 * threads));
+  std::vector<Slice> slices;
+  for (size_t b = 0; b < s.batch; ++b)
+    for (size_t r = 0; r < s.M; r += rows_per_slice) slices.push_back({b, r, std::min(rows_per_slice, s.M - r)});
+  if (threads == 1 || slices.size() == 1) {
+    for (const Slice& sl : slices) work(sl);
+    return;
+  }
+  std::atomic<size_t> next{0};
+  std::exception_ptr failure;
+  std::atomic<bool> failed{false};
+  const auto worker = [&] {
+    for (size_t i; !failed && (i = next++) < slices.size();) {
+      try {
+        work(slices[i]);
+      } catch (...) {
+        if (!failed.exchange(true)) failure = std::current_exception();
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (size_t t = 0; t < std::min(threads, slices.size()); ++t) pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+GemmOutputs poisoned_outputs(const GemmInputs& in, bool trace) {
+  GemmOutputs out;
+  out.D.assign(in.outputs(), kPoison);
+  if (trace) out.trace.assign(in.outputs() * in.steps(), kPoison);
+  return out;
+}
+
+bool runs_on_the_cpu(const kernels::Backend& b) { return b.name() == "host" || b.name() == "reference"; }
+
+}  // namespace
+
+GemmOutputs reference_outputs(const GemmInputs& in, bool trace) {
+  GemmOutputs out = poisoned_outputs(in, trace);
+  const kernels::GemmShape& s = in.shape;
+  const size_t steps = in.steps();
+  for_each_slice(s, [&](const Slice& sl) {
+    const size_t row0 = sl.batch * s.M + sl.row;  // first row of the slice among all batch rows
+    ref::gemm(*in.model, sl.rows, s.N, s.K, &in.A[row0 * s.K], &in.B[sl.batch * s.K * s.N], &in.C[row0 * s.N],
+              &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr);
+  });
+  return out;
+}
+
+GemmOutputs backend_outputs(const kernels::Backend& backend, const GemmInputs& in, bool trace) {
+  GemmOutputs out = poisoned_outputs(in, trace);
+  const kernels::GemmShape& s = in.shape;
+  if (!runs_on_the_cpu(backend)) {
+    backend.run({in.model, s, in.A.data(), in.B.data(), in.C.data(), out.D.data(), trace ? out.trace.data() : nullptr});
+    return out;
+  }
+  const size_t steps = in.steps();
+  for_each_slice(s, [&](const Slice& sl) {
+    const size_t row0 = sl.batch * s.M + sl.row;
+    backend.run({in.model, {1, sl.rows, s.N, s.K}, &in.A[row0 * s.K], &in.B[sl.batch * s.K * s.N], &in.C[row0 * s.N],
+                 &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr});
+  });
+  return out;
+}
+
+size_t compare_outputs(BitComparator& cmp, const std::string& group, const GemmInputs& in,
+                       const GemmOutputs& expected, const GemmOutputs& got) {
+  const ref::Instruction& ins = in.model->instr;
+  const kernels::GemmShape& s = in.shape;
+  const int a_bytes = storage_bytes(ins.a), b_bytes = storage_bytes(ins.b), c_bytes = storage_bytes(ins.c),
+            d_bytes = storage_bytes(ins.d);
+  const size_t steps = in.steps();
+  const auto inputs_of = [&](size_t out) {
+    const size_t t = out / (s.M * s.N), m = out / s.N % s.M, n = out % s.N;
+    return std::pair{"(" + std::to_string(t) + "," + std::to_string(m) + "," + std::to_string(n) + ")",
+                     "a=" + hex_list(&in.A[(t * s.M + m) * s.K], s.K, a_bytes) +
+                         " b=" + hex_list(&in.B[t * s.K * s.N + n], s.K, b_bytes, s.N) +
+                         " c=" + hex_bits(in.C[out], c_bytes)};
+  };
+  size_t differ = cmp.compare(group, expected.D, got.D, d_bytes, [&](size_t i) {
+    auto [where, inputs] = inputs_of(i);
+    return CaseDescription{"D " + where, inputs};
+  });
+  if (!expected.trace.empty() && !got.trace.empty())
+    differ += cmp.compare(group, expected.trace, got.trace, d_bytes, [&](size_t i) {
+      auto [where, inputs] = inputs_of(i / steps);
+      return CaseDescription{"trace " + where + " step " + std::to_string(i % steps), inputs};
+    });
+  return differ;
+}
+
+}  // namespace mmaemu::tiers

@@ -1,0 +1,191 @@
+#include <gtest/gtest.h>
+
+#include "kernel_conformance.hpp"
+#include "kernel_conformance_plan.hpp"
+#include "t3_fake_backends.hpp"
+#include "test_files.hpp"
+#include "tier_loader.hpp"
+
+namespace mmaemu {
+namespace {
+
+using testing::FakeBackend;
+using testing::input_error_of;
+using testing::TempDir;
+using testing::write_text;
+using Spoil = FakeBackend::Spoil;
+
+// One small suite: one instruction, one family, 2 tiles and one GEMM with edges in M, N and K.
+std::string suite_yaml(const std::string& extra, const std::string& backends = "[good]") {
+  return "tier: T3\n"
+         "suites:\n"
+         "  - name: s\n"
+         "    kind: kernel-conformance\n"
+         "    backends: " + backends + "\n"
+         "    profiles: [sm80]\n"
+         "    instructions: [mma.m16n8k16.f32.f16.f16.f32]\n"
+         "    families: [realistic]\n"
+         "    tiles: 2\n"
+         "    gemms: [17x9x33]\n" + extra;
+}
+
+class KernelConformance : public ::testing::Test {
+ protected:
+  SuiteSpec load(const std::string& text) {
+    write_text(dir / "T3.yaml", text);
+    return load_tier(dir / "T3.yaml").suites.at(0);
+  }
+  SuiteResult run(const std::string& text) { return run_kernel_conformance(load(text), available); }
+
+  TempDir dir;
+  FakeBackend good{"good", Spoil::none}, flip{"flip", Spoil::flip_bit}, unwritten{"unwritten", Spoil::leave_unwritten},
+      flip_trace{"flip-trace", Spoil::flip_trace}, fails{"fails", Spoil::fail}, no_sm80{"no-sm80", Spoil::none, "sm80"};
+  std::vector<const kernels::Backend*> available{&kernels::host_backend(), &good, &flip, &unwritten, &flip_trace, &fails, &no_sm80};
+};
+
+TEST_F(KernelConformance, AFaithfulBackendPassesWithItsCounts) {
+  const SuiteResult r = run(suite_yaml(""));
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.reason;
+  // 2 tiles of 16x8 outputs (1 step) and a 17x9 GEMM of 3 steps: D and trace.
+  EXPECT_EQ(r.compared, 2u * 128 * 2 + 17u * 9 * (1 + 3));
+  EXPECT_EQ(r.groups.count("good/sm80/mma.m16n8k16.f32.f16.f16.f32/gemm 17x9x33/realistic"), 1u);
+  EXPECT_EQ(r.groups.count("good/sm80/mma.m16n8k16.f32.f16.f16.f32/instruction/realistic"), 1u);
+  EXPECT_NE(r.reason.find("good: 2 problems, 409 outputs and 715 accumulator steps"), std::string::npos) << r.reason;
+}
+
+TEST_F(KernelConformance, AFlippedBitIsCaughtWithInputsExpectedAndGot) {
+  const SuiteResult r = run(suite_yaml("", "[flip]"));
+  EXPECT_EQ(r.verdict, Verdict::fail);
+  EXPECT_EQ(r.mismatched, 2u);  // output 5 of each of the two problems
+  ASSERT_FALSE(r.first_mismatches.empty());
+  const Mismatch& m = r.first_mismatches.front();
+  EXPECT_EQ(m.group, "flip/sm80/mma.m16n8k16.f32.f16.f16.f32/instruction/realistic");
+  EXPECT_EQ(m.case_id, "D (0,0,5)");
+  EXPECT_EQ(m.inputs.substr(0, 3), "a=[");
+  EXPECT_NE(m.inputs.find(" b=["), std::string::npos);
+  EXPECT_NE(m.inputs.find(" c="), std::string::npos);
+  EXPECT_EQ(std::stoul(m.expected, nullptr, 16) ^ std::stoul(m.got, nullptr, 16), 1u);
+}
+
+TEST_F(KernelConformance, AnUnwrittenOutputIsCaught) {
+  const SuiteResult r = run(suite_yaml("", "[unwritten]"));
+  EXPECT_EQ(r.verdict, Verdict::fail);
+  ASSERT_FALSE(r.first_mismatches.empty());
+  EXPECT_EQ(r.first_mismatches.front().got, "ffffffff");  // the poison the outputs start with
+}
+
+TEST_F(KernelConformance, AWrongAccumulatorStepIsCaughtEvenWhenDIsRight) {
+  const SuiteResult r = run(suite_yaml("", "[flip-trace]"));
+  EXPECT_EQ(r.verdict, Verdict::fail);
+  ASSERT_FALSE(r.first_mismatches.empty());
+  EXPECT_EQ(r.first_mismatches.front().case_id.substr(0, 6), "trace ");
+}
+
+TEST_F(KernelConformance, WithoutTraceOnlyDIsCompared) {
+  const SuiteResult r = run(suite_yaml("    trace: false\n", "[flip-trace]"));
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.reason;
+  EXPECT_EQ(r.compared, 2u * 128 + 17u * 9);
+}
+
+TEST_F(KernelConformance, AFailingBackendIsAnErrorWithItsMessage) {
+  const SuiteResult r = run(suite_yaml("", "[good, fails]"));
+  EXPECT_EQ(r.verdict, Verdict::error);
+  EXPECT_NE(r.reason.find("illegal memory access"), std::string::npos) << r.reason;
+}
+
+TEST_F(KernelConformance, DeclinesAreCountedPerReason) {
+  const SuiteResult r = run(suite_yaml("", "[good, no-sm80]"));
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.reason;
+  EXPECT_NE(r.reason.find("declined: no-sm80 x sm80: no-sm80: no sm80 here (2 problems)"), std::string::npos) << r.reason;
+  EXPECT_NE(r.reason.find("no-sm80: 0 problems"), std::string::npos) << r.reason;
+}
+
+TEST_F(KernelConformance, RequireFailsWhenANamedBackendDidNotRun) {
+  const SuiteResult r = run(suite_yaml("    require: [no-sm80]\n", "[good, no-sm80]"));
+  EXPECT_EQ(r.verdict, Verdict::fail);
+  EXPECT_NE(r.reason.find("required backend 'no-sm80' did not run"), std::string::npos) << r.reason;
+  EXPECT_EQ(run(suite_yaml("    require: [good]\n", "[good, no-sm80]")).verdict, Verdict::pass);
+}
+
+TEST_F(KernelConformance, NothingRunIsAnError) {
+  const SuiteResult r = run(suite_yaml("", "[no-sm80]"));
+  EXPECT_EQ(r.verdict, Verdict::error);
+  EXPECT_NE(r.reason.find("nothing was compared"), std::string::npos);
+}
+
+TEST_F(KernelConformance, DeviceIndependenceComparesBackendsWithEachOther) {
+  const SuiteResult r = run(suite_yaml("    device_independence: host\n", "[good, flip]"));
+  EXPECT_EQ(r.verdict, Verdict::fail);
+  EXPECT_EQ(r.groups.at("good=host/sm80/mma.m16n8k16.f32.f16.f16.f32/gemm 17x9x33/realistic").mismatched, 0u);
+  EXPECT_EQ(r.groups.at("flip=host/sm80/mma.m16n8k16.f32.f16.f16.f32/gemm 17x9x33/realistic").mismatched, 1u);
+  EXPECT_GT(r.groups.at("host/sm80/mma.m16n8k16.f32.f16.f16.f32/gemm 17x9x33/realistic").compared, 0u);
+  EXPECT_NE(r.reason.find("device independence good=host: 409 outputs"), std::string::npos) << r.reason;
+}
+
+TEST_F(KernelConformance, MinOutputsTopsUpWithBulkGemms) {
+  const SuiteResult r = run(suite_yaml("    trace: false\n    min_outputs: 5000\n    bulk_shape: 32x16x20\n"));
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.reason;
+  // 409 outputs before; each bulk batch entry adds 512: 9 entries reach 5017.
+  EXPECT_EQ(r.groups.count("good/sm80/mma.m16n8k16.f32.f16.f16.f32/bulk 32x16x20 x9/realistic"), 1u);
+  EXPECT_NE(r.reason.find("fewest outputs per backend x profile x format: 5017 (good sm80/fp16)"), std::string::npos)
+      << r.reason;
+}
+
+TEST_F(KernelConformance, TheHostBackendMatchesTheReferenceOnTinyAndEdgeShapes) {
+  const SuiteResult r = run(
+      "tier: T3\nsuites:\n  - name: s\n    kind: kernel-conformance\n    backends: [host]\n    profiles: [sm90]\n"
+      "    instructions: [mma.m16n8k16.f32.bf16.bf16.f32, wgmma.m64n8k8.f32.tf32.tf32]\n"
+      "    families: [realistic, small_int]\n    tiles: 1\n    gemms: [1x1x1, 3x5x7, 65x9x17]\n");
+  EXPECT_EQ(r.verdict, Verdict::pass) << r.reason;
+}
+
+TEST_F(KernelConformance, AGpuSuiteSkipsWithTheReasonWhereNoGpuIsUsable) {
+  const auto why = tiers::gpu_unavailable_reason();
+  if (!why) GTEST_SKIP() << "a GPU is usable here";
+  const SuiteResult r = run_kernel_conformance(load(suite_yaml("    device: gpu\n", "[v1, v4, tc]")), kernels::backends());
+  EXPECT_EQ(r.verdict, Verdict::skip);
+  EXPECT_EQ(r.reason, *why);
+}
+
+// Schema: typos and bad values are reported where they are.
+TEST_F(KernelConformance, AMisspelledKeyIsReportedAtItsPlace) {
+  write_text(dir / "T3.yaml", suite_yaml("    tiels: 3\n"));
+  const InputError e = input_error_of([&] { load_tier(dir / "T3.yaml"); });
+  EXPECT_EQ(e.where(), (dir / "T3.yaml").string() + ":11:5");
+  EXPECT_NE(std::string(e.what()).find("tiels"), std::string::npos);
+}
+
+TEST_F(KernelConformance, BadValuesAreInputErrorsAtTheirPlace) {
+  const std::string file = (dir / "T3.yaml").string();
+  struct Case {
+    std::string extra, backends, where, says;
+  };
+  const std::vector<Case> cases = {
+      {"", "[nosuch]", ":5:15", "unknown backend 'nosuch'"},
+      {"", "[all, good]", ":5:15", "'all' beside other entries"},
+      {"    large_gemms: [12x0x4]\n", "[good]", ":11:18", "'12x0x4' is not a GEMM shape"},
+      {"    bulk_shape: 4x4\n", "[good]", ":11:17", "'4x4' is not a GEMM shape"},
+      {"    large_families: [realstic]\n", "[good]", ":11:21", "unknown input family 'realstic'"},
+      {"    require: [flip]\n", "[good]", ":11:14", "'require' names 'flip', which the suite does not run"},
+      {"    device_independence: hots\n", "[good]", ":11:26", "unknown backend 'hots'"},
+      {"    formats: [fp7]\n", "[good]", ":11:14", "unknown format 'fp7'"},
+  };
+  for (const Case& c : cases) {
+    const InputError e = input_error_of([&] { run(suite_yaml(c.extra, c.backends)); });
+    EXPECT_EQ(e.where(), file + c.where) << c.extra << c.backends;
+    EXPECT_NE(std::string(e.what()).find(c.says), std::string::npos) << e.what();
+  }
+  const InputError device = input_error_of([&] { load(suite_yaml("    device: tpu\n")); });
+  EXPECT_NE(std::string(device.what()).find("allowed: cpu, gpu"), std::string::npos) << device.what();
+}
+
+TEST_F(KernelConformance, AnInstructionNoProfileHasIsAnInputError) {
+  write_text(dir / "T3.yaml",
+             "tier: T3\nsuites:\n  - name: s\n    kind: kernel-conformance\n    backends: [good]\n"
+             "    profiles: [sm80]\n    instructions: [wgmma.m64n8k16.f32.f16.f16]\n");
+  const InputError e = input_error_of([&] { run_kernel_conformance(load_tier(dir / "T3.yaml").suites.at(0), available); });
+  EXPECT_NE(std::string(e.what()).find("is in none of the suite's profiles"), std::string::npos) << e.what();
+}
+
+}  // namespace
+}  // namespace mmaemu

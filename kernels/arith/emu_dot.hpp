@@ -1,0 +1,262 @@
+// The per-element arithmetic of every backend: one GEMM output D[m][n] = the instruction applied
+// step by step along K (K padded with zeros to a multiple of the instruction's K), each step's D the
+// next step's C, with the accumulator after every step optionally written out (the trace).
+//
+// __host__ __device__, scalar, no allocation and no tables in memory: the "host" backend runs this
+// very code on the CPU, the GPU backends run it per thread. Operands are read through a loader,
+//   load(i, a_bits, b_bits)   for the step's k = i (0 <= i < instr.k), zero bits past the end of K,
+// so that a backend may feed it from global memory, shared memory or registers.
+//
+// Why 64-bit sums suffice (checked per profile by params_from_profile(): block_sum_bits(L, F) <= 62).
+// In a block every term is aligned to 2^(emax - F), emax >= the exponent of every term:
+//   a product sig_a*sig_b*2^(ea+eb - (ma+mb)), sig_a*sig_b < 2^(ma+mb+2), becomes
+//   sig << (ea+eb - (ma+mb) - emax + F) <= sig << (F - (ma+mb)) < 2^(F+2);
+//   the addend c, sig_c < 2^(mc+1), becomes < 2^(F+1).
+// A right shift only drops bits; the floor rule adds at most 1 to a term < 2^(F+2), keeping it <= 2^(F+2).
+// So |sum| <= (L+1) * 2^(F+2). The catalogue's worst case is L = 32, F = 25 (sm_120 FP8): 33 * 2^27
+// < 2^33; Hopper (L = 16 or 32, F = 25 or 13) and every other profile are smaller. A profile with
+// (L+1) * 2^(F+2) >= 2^62 is declined by every backend rather than computed wrongly.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/arith/formats.hpp"
+#include "kernels/arith/hd.hpp"
+#include "kernels/arith/op_params.hpp"
+
+namespace mmaemu::kernels::arith {
+
+// Bits a block's exact sum needs (sign excluded): ceil(log2(L+1)) + F + 2.
+MMAEMU_HD constexpr int block_sum_bits(int L, int F) {
+  int bits = 0;
+  while ((1 << bits) < L + 1) ++bits;
+  return bits + F + 2;
+}
+
+// An operand as the block reads it: fp32 patterns given as tf32 are read by dropping the low 13 bits
+// (decode ignores them) or, on some parts, by rounding to nearest first.
+MMAEMU_HD Value read_operand(const FmtParams& f, uint32_t bits, const BlockParams& bp) {
+  if (f.id == Fmt::tf32 && bp.tf32_input_nearest) bits = convert(fmt_params(Fmt::fp32), bits, f, true);
+  return decode(f, bits);
+}
+
+// Adds sig * 2^(exp - frac_bits), truncated to a multiple of 2^(emax - F), to the block's sum.
+MMAEMU_HD void add_term(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_bits, int emax,
+                        const BlockParams& bp) {
+  const int shift = exp - frac_bits - emax + bp.F;  // <= F - frac_bits: see the bound above
+  uint64_t t;
+  bool inexact;
+  if (shift >= 0) {
+    t = sig << shift;
+    inexact = false;
+  } else if (shift <= -64) {
+    t = 0;
+    inexact = true;  // sig != 0: only non-zero terms are added
+  } else {
+    t = sig >> -shift;
+    inexact = (t << -shift) != sig;
+  }
+  if (neg && inexact && bp.floor_truncation) ++t;  // two's-complement truncation: toward -inf
+  sum += neg ? -static_cast<int64_t>(t) : static_cast<int64_t>(t);
+}
+
+MMAEMU_HD bool is_zero_product(const Value& a, const Value& b) { return a.cls == Cls::zero || b.cls == Cls::zero; }
+
+// One block: c + sum of the products of elements [start, start + n), as one T-FDPA rounded to
+// bp.result. Specials first (NaN, inf*0 and inf-inf give the canonical NaN); then the finite sum.
+template <class Load>
+MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtParams& fb, const Load& load,
+                         int start, int n, const FmtParams& fc, uint32_t c_bits) {
+  const FmtParams& out = bp.result;
+  const Value c = decode(fc, c_bits);
+  bool nan = c.cls == Cls::nan, pos_inf = c.cls == Cls::inf && !c.neg, neg_inf = c.cls == Cls::inf && c.neg;
+  // Pass 1: specials, and the alignment exponent emax (zero terms at the profile's fixed exponent).
+  int emax = INT32_MIN;
+  bool all_zero = true, all_neg_zero = true;
+  auto zero_term = [&](bool neg) {
+    if (bp.has_zero_product_exp) emax = imax(emax, bp.zero_product_exp);
+    all_neg_zero = all_neg_zero && neg;
+  };
+  for (int i = start; i < start + n; ++i) {
+    uint32_t ab, bb;
+    load(i, ab, bb);
+    const Value a = read_operand(fa, ab, bp), b = read_operand(fb, bb, bp);
+    if (a.cls == Cls::nan || b.cls == Cls::nan) nan = true;
+    const bool ia = a.cls == Cls::inf, ib = b.cls == Cls::inf;
+    if (ia || ib) {
+      if ((ia && b.cls == Cls::zero) || (ib && a.cls == Cls::zero)) nan = true;
+      if (a.neg != b.neg) neg_inf = true; else pos_inf = true;
+    }
+    if (is_zero_product(a, b)) {
+      zero_term(a.neg != b.neg);
+    } else {
+      all_zero = false;
+      emax = imax(emax, a.exp + b.exp);
+    }
+  }
+  if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
+  if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
+  if (c.cls == Cls::zero) {
+    zero_term(c.neg);
+  } else {
+    all_zero = false;
+    emax = imax(emax, c.exp);
+  }
+  if (all_zero) return zero_bits(out, all_neg_zero);
+
+  // Pass 2: the exact sum of the truncated terms.
+  const int pf = fa.man_bits + fb.man_bits;
+  int64_t sum = 0;
+  for (int i = start; i < start + n; ++i) {
+    uint32_t ab, bb;
+    load(i, ab, bb);
+    const Value a = read_operand(fa, ab, bp), b = read_operand(fb, bb, bp);
+    if (is_zero_product(a, b)) continue;
+    add_term(sum, a.neg != b.neg, uint64_t{a.sig} * b.sig, a.exp + b.exp, pf, emax, bp);
+  }
+  if (c.cls != Cls::zero) add_term(sum, c.neg, c.sig, c.exp, fc.man_bits, emax, bp);
+
+  const bool neg = sum < 0;
+  const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
+  const uint32_t r = round_to(out, neg, mag, emax - bp.F, bp.round_nearest, bp.rz_overflow_to_inf);
+  // A non-zero sum that rounds to zero gives +0 whatever its sign.
+  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
+}
+
+// The block result as D's format: e8m13 is already an fp32 pattern; otherwise re-rounded (RNE).
+MMAEMU_HD uint32_t to_output(const FmtParams& acc, uint32_t bits, const FmtParams& d) {
+  if (acc.id == d.id || (acc.id == Fmt::e8m13 && d.id == Fmt::fp32)) return bits;
+  return convert(acc, bits, d, true);
+}
+
+// An instruction that is not lowered over n elements: blocks of L chained from c, the last one short.
+template <class Load>
+MMAEMU_HD uint32_t block_chain(const InstrParams& ip, const Load& load, int n, uint32_t c) {
+  const FmtParams* acc_fmt = &ip.c;
+  uint32_t acc = c;
+  for (int start = 0; start < n; start += ip.block.L) {
+    acc = block(ip.block, ip.a, ip.b, load, start, imin(ip.block.L, n - start), *acc_fmt, acc);
+    acc_fmt = &ip.block.result;
+  }
+  return to_output(*acc_fmt, acc, ip.d);
+}
+
+// x + y rounded once to nearest even to `out`, as an IEEE addition (FADD / HADD2): NaN canonical,
+// inf - inf NaN, +0 for an exact cancellation, -0 only for -0 + -0.
+// Exact in 64 bits: significands have at most 24 bits. When the exponents of the last places differ by
+// more than 38, the lower term is cut to the window and its lost bits jammed into its last bit (a
+// sticky bit): it is then < 2^-14 of the upper term, so the sum keeps within one binade of the upper
+// term and the result's rounding point (24 bits down at most) lies >= 2 bits above the window's last
+// bit; the jammed and the exact sum fall in the same open interval between multiples of two window
+// units, so they round alike.
+MMAEMU_HD uint32_t ieee_add(const FmtParams& out, const FmtParams& fx, uint32_t x_bits, const FmtParams& fy,
+                            uint32_t y_bits) {
+  const Value x = decode(fx, x_bits), y = decode(fy, y_bits);
+  if (x.cls == Cls::nan || y.cls == Cls::nan) return canonical_nan(out);
+  if (x.cls == Cls::inf || y.cls == Cls::inf) {
+    if (x.cls == Cls::inf && y.cls == Cls::inf && x.neg != y.neg) return canonical_nan(out);
+    return infinity_bits(out, x.cls == Cls::inf ? x.neg : y.neg);
+  }
+  if (x.cls == Cls::zero && y.cls == Cls::zero) return zero_bits(out, x.neg && y.neg);
+  if (y.cls == Cls::zero) return convert(fx, x_bits, out, true);
+  if (x.cls == Cls::zero) return convert(fy, y_bits, out, true);
+  // u: the term whose last place is higher; v: the other.
+  const int lx = x.exp - fx.man_bits, ly = y.exp - fy.man_bits;
+  const bool x_upper = lx >= ly;
+  const Value& u = x_upper ? x : y;
+  const Value& v = x_upper ? y : x;
+  const int lu = x_upper ? lx : ly, lv = x_upper ? ly : lx;
+  constexpr int kWindow = 38;
+  const int lsb = imax(lv, lu - kWindow);
+  const uint64_t su = uint64_t{u.sig} << (lu - lsb);  // < 2^(24 + 38)
+  uint64_t sv;
+  if (lv >= lsb) {
+    sv = uint64_t{v.sig} << (lv - lsb);
+  } else {
+    const int cut = lsb - lv;
+    sv = cut >= 64 ? 0 : uint64_t{v.sig} >> cut;
+    if (cut >= 64 || (sv << cut) != v.sig) sv |= 1;  // sticky
+  }
+  const int64_t s = (u.neg ? -static_cast<int64_t>(su) : static_cast<int64_t>(su)) +
+                    (v.neg ? -static_cast<int64_t>(sv) : static_cast<int64_t>(sv));
+  if (s == 0) return zero_bits(out, false);
+  const bool neg = s < 0;
+  const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(s) : static_cast<uint64_t>(s);
+  return round_to(out, neg, mag, lsb, true, false);
+}
+
+// Number of the k < K with (k / run) % parts == part.
+MMAEMU_HD int part_size(int K, int parts, int run, int part) {
+  const int period = parts * run, rem = K % period - part * run;
+  return (K / period) * run + imax(0, imin(run, rem));
+}
+
+// A part of a lowered instruction: its j-th element is the j-th k of the part, converted (exactly) to
+// the via instruction's formats.
+template <class Load>
+struct PartLoad {
+  const OpParams& p;
+  const Load& load;
+  int part;
+  MMAEMU_HD void operator()(int j, uint32_t& a, uint32_t& b) const {
+    const int k = ((j / p.run) * p.parts + part) * p.run + j % p.run;
+    uint32_t ab, bb;
+    load(k, ab, bb);
+    a = convert(p.instr.a, ab, p.via.a, true);
+    b = convert(p.instr.b, bb, p.via.b, true);
+  }
+};
+
+// One instruction step: c + the step's products, as the emulated GPU computes it; D's raw bits.
+template <class Load>
+MMAEMU_HD uint32_t emu_step(const OpParams& p, const Load& load, uint32_t c) {
+  if (!p.lowered) return block_chain(p.instr, load, p.instr.k, c);
+  uint32_t acc = zero_bits(p.via.c, false);
+  for (int part = 0; part < p.parts; ++part) {
+    const PartLoad<Load> part_load{p, load, part};
+    acc = block_chain(p.via, part_load, part_size(p.instr.k, p.parts, p.run, part), acc);
+  }
+  return ieee_add(p.instr.d, p.via.d, acc, p.instr.c, c);
+}
+
+// Loads a step's elements from strided raw bits, zero past the end of K.
+struct StridedLoad {
+  const uint32_t* a;
+  size_t a_stride;
+  const uint32_t* b;
+  size_t b_stride;
+  int valid;  // elements of this step inside K
+  MMAEMU_HD void operator()(int i, uint32_t& x, uint32_t& y) const {
+    if (i < valid) {
+      x = a[static_cast<size_t>(i) * a_stride];
+      y = b[static_cast<size_t>(i) * b_stride];
+    } else {
+      x = 0;  // +0 in every format
+      y = 0;
+    }
+  }
+};
+
+MMAEMU_HD size_t gemm_steps(const OpParams& p, size_t K) {
+  const size_t k = static_cast<size_t>(p.instr.k);
+  return (K + k - 1) / k;
+}
+
+// One GEMM output: a_row[kk * a_stride] and b_col[kk * b_stride] for kk < K, addend c. When trace is
+// given, trace[s * trace_stride] receives the accumulator after step s.
+MMAEMU_HD uint32_t emu_gemm_element(const OpParams& p, const uint32_t* a_row, size_t a_stride,
+                                    const uint32_t* b_col, size_t b_stride, size_t K, uint32_t c,
+                                    uint32_t* trace = nullptr, size_t trace_stride = 1) {
+  const size_t k = static_cast<size_t>(p.instr.k), steps = gemm_steps(p, K);
+  uint32_t acc = c;
+  for (size_t s = 0; s < steps; ++s) {
+    const size_t base = s * k;
+    const StridedLoad load{a_row + base * a_stride, a_stride, b_col + base * b_stride, b_stride,
+                           static_cast<int>(K - base < k ? K - base : k)};
+    acc = emu_step(p, load, acc);
+    if (trace) trace[s * trace_stride] = acc;
+  }
+  return acc;
+}
+
+}  // namespace mmaemu::kernels::arith

@@ -1,0 +1,168 @@
+// Backend "tc": the GPU's own tensor-core instructions, only where they provably give the target's bits.
+//
+// That holds when the target architecture is the GPU's own and the kernel runs the very instruction
+// the target names, chained along K exactly as the hardware's MMA loop chains it (tc_gemm.cuh): the
+// bits are then the hardware's by definition, nothing is emulated. mma.sync FP8 on sm_90 is lowered by
+// the compiler to fp16 HMMAs; that lowering is what an sm_90 program runs, so it counts as the
+// instruction too. Everything else is declined with the reason:
+//   - a target other than the GPU (an sm89 target on an H200: its tensor cores give sm90's bits);
+//   - a native block padded to equal a smaller target block (an emulation claim this backend does not
+//     make: no proof that the padded lanes leave alignment and truncation unchanged);
+//   - an instruction it has no kernel for (wgmma with N other than 8).
+#include <algorithm>
+#include <climits>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
+#include "kernels/cuda/native_gemm_buffers.hpp"
+#include "kernels/cuda/tc_gemm.cuh"
+#include "kernels/registry.hpp"
+
+namespace mmaemu::kernels {
+namespace {
+
+using Launch = double (*)(const GemmProblem&, size_t steps);
+
+template <class I, bool kWgmma>
+double run_native(const GemmProblem& p, size_t steps) {
+  using Operand = typename I::Operand;
+  using Acc = typename I::Acc;
+  NativeGemmBuffers<Operand, Acc> buf(p, steps);
+  const GemmShape& s = p.shape;
+  tc::GemmArgs<Operand, Acc> g{buf.A.get(),
+                               buf.B.get(),
+                               buf.C.get(),
+                               buf.D.get(),
+                               p.trace ? buf.trace.get() : nullptr,
+                               static_cast<int>(s.M),
+                               static_cast<int>(s.N),
+                               static_cast<int>(s.K),
+                               static_cast<int>(steps),
+                               static_cast<int>(s.batch)};
+  const dim3 grid(static_cast<unsigned>((s.N + tc::kTile - 1) / tc::kTile),
+                  static_cast<unsigned>((s.M + tc::kTile - 1) / tc::kTile),
+                  static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));
+  EventTimer timer;
+  timer.start();
+  if constexpr (kWgmma)
+    tc::wgmma_gemm<I><<<grid, tc::kThreads>>>(g);
+  else
+    tc::mma_sync_gemm<I><<<grid, tc::kThreads>>>(g);
+  cuda_check(cudaGetLastError(), "tc kernel launch");
+  const double ms = timer.stop_ms();
+  cuda_check_launch("tc kernel");
+  buf.finish(p, steps, "tc");
+  return ms;
+}
+
+struct NativeKernel {
+  std::string_view instr;  // the catalogue's PTX spelling
+  Launch launch;
+};
+
+const std::vector<NativeKernel>& native_kernels() {
+  using namespace tc;
+  static const std::vector<NativeKernel> table = {
+      {"mma.m16n8k16.f32.f16.f16.f32", &run_native<MmaK16F32F16, false>},
+      {"mma.m16n8k16.f32.bf16.bf16.f32", &run_native<MmaK16F32Bf16, false>},
+      {"mma.m16n8k16.f16.f16.f16.f16", &run_native<MmaK16F16F16, false>},
+      {"mma.m16n8k8.f32.f16.f16.f32", &run_native<MmaK8F32F16, false>},
+      {"mma.m16n8k8.f32.bf16.bf16.f32", &run_native<MmaK8F32Bf16, false>},
+      {"mma.m16n8k8.f16.f16.f16.f16", &run_native<MmaK8F16F16, false>},
+      {"mma.m16n8k8.f32.tf32.tf32.f32", &run_native<MmaK8F32Tf32, false>},
+      {"mma.m16n8k4.f32.tf32.tf32.f32", &run_native<MmaK4F32Tf32, false>},
+      {"mma.m16n8k32.f32.e4m3.e4m3.f32", &run_native<MmaK32F32e4m3e4m3, false>},
+      {"mma.m16n8k32.f32.e4m3.e5m2.f32", &run_native<MmaK32F32e4m3e5m2, false>},
+      {"mma.m16n8k32.f32.e5m2.e4m3.f32", &run_native<MmaK32F32e5m2e4m3, false>},
+      {"mma.m16n8k32.f32.e5m2.e5m2.f32", &run_native<MmaK32F32e5m2e5m2, false>},
+      {"mma.m16n8k32.f16.e4m3.e4m3.f16", &run_native<MmaK32F16e4m3e4m3, false>},
+      {"mma.m16n8k32.f16.e4m3.e5m2.f16", &run_native<MmaK32F16e4m3e5m2, false>},
+      {"mma.m16n8k32.f16.e5m2.e4m3.f16", &run_native<MmaK32F16e5m2e4m3, false>},
+      {"mma.m16n8k32.f16.e5m2.e5m2.f16", &run_native<MmaK32F16e5m2e5m2, false>},
+      {"wgmma.m64n8k16.f32.f16.f16", &run_native<WgF32F16, true>},
+      {"wgmma.m64n8k16.f16.f16.f16", &run_native<WgF16F16, true>},
+      {"wgmma.m64n8k16.f32.bf16.bf16", &run_native<WgF32Bf16, true>},
+      {"wgmma.m64n8k8.f32.tf32.tf32", &run_native<WgF32Tf32, true>},
+      {"wgmma.m64n8k32.f32.e4m3.e4m3", &run_native<WgF32e4m3e4m3, true>},
+      {"wgmma.m64n8k32.f32.e4m3.e5m2", &run_native<WgF32e4m3e5m2, true>},
+      {"wgmma.m64n8k32.f32.e5m2.e4m3", &run_native<WgF32e5m2e4m3, true>},
+      {"wgmma.m64n8k32.f32.e5m2.e5m2", &run_native<WgF32e5m2e5m2, true>},
+      {"wgmma.m64n8k32.f16.e4m3.e4m3", &run_native<WgF16e4m3e4m3, true>},
+      {"wgmma.m64n8k32.f16.e4m3.e5m2", &run_native<WgF16e4m3e5m2, true>},
+      {"wgmma.m64n8k32.f16.e5m2.e4m3", &run_native<WgF16e5m2e4m3, true>},
+      {"wgmma.m64n8k32.f16.e5m2.e5m2", &run_native<WgF16e5m2e5m2, true>},
+  };
+  return table;
+}
+
+const NativeKernel* find_native(std::string_view instr) {
+  for (const NativeKernel& k : native_kernels())
+    if (k.instr == instr) return &k;
+  return nullptr;
+}
+
+// The architecture whose tensor cores this GPU has, when this build carries code for it
+// (MMAEMU_CUDA_GENCODE: sm_80, sm_89, sm_90a; an sm_86 GPU runs the sm_80 code on its own units).
+std::optional<ref::Arch> native_arch(int sm) {
+  switch (sm) {
+    case 80: return ref::Arch::sm80;
+    case 86: return ref::Arch::sm86;
+    case 89: return ref::Arch::sm89;
+    case 90: return ref::Arch::sm90;
+    default: return std::nullopt;
+  }
+}
+
+class TcBackend final : public Backend {
+ public:
+  std::string name() const override { return "tc"; }
+  std::string description() const override {
+    return "the GPU's own mma.sync / wgmma (m64n8), chained along K as the hardware does; only for a target "
+           "equal to the GPU's architecture";
+  }
+
+  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
+                                      bool /*wants_trace*/) const override {
+    if (auto why = cuda_device_declines()) return why;
+    const int sm = cuda_device_sm();
+    const auto gpu = native_arch(sm);
+    const std::string gpu_name = gpu ? std::string(ref::arch_name(*gpu)) : "sm" + std::to_string(sm);
+    if (!gpu) return "tc: this build has no tensor-core code for this GPU (" + gpu_name + ")";
+    if (model.arch != *gpu)
+      return "tc: target " + std::string(ref::arch_name(model.arch)) + " differs from this GPU (" + gpu_name +
+             "); the tensor cores would give " + gpu_name + "'s bits";
+    if (!find_native(model.instr.name)) {
+      if (model.instr.family == ref::InstrFamily::wgmma && model.instr.n != 8)
+        return "tc: " + model.instr.name + ": only m64n8 wgmma kernels are built (N = " +
+               std::to_string(model.instr.n) + ")";
+      return "tc: no native kernel for " + model.instr.name;
+    }
+    const size_t steps = ref::gemm_steps(model, shape.K);
+    if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
+        steps * model.instr.k > INT_MAX || (shape.M + tc::kTile - 1) / tc::kTile > 65535)
+      return std::string("tc: a dimension exceeds the kernel's grid");
+    return std::nullopt;
+  }
+
+  RunInfo run(const GemmProblem& p) const override {
+    const NativeKernel* k = find_native(p.model->instr.name);
+    if (!k) throw KernelError("tc: no native kernel for " + p.model->instr.name);
+    RunInfo info{name(), 0};
+    if (c_count(p.shape) == 0) return info;
+    info.kernel_ms = k->launch(p, ref::gemm_steps(*p.model, p.shape.K));
+    return info;
+  }
+};
+
+}  // namespace
+
+const Backend& tc_backend() {
+  static const TcBackend backend;
+  return backend;
+}
+
+}  // namespace mmaemu::kernels

@@ -1,0 +1,78 @@
+// Backend "v1": one thread per output element, grid-stride, the per-element arithmetic of
+// arith/emu_dot.hpp on CUDA cores. Operands live on the device as uint32 raw bits, as on the host.
+#include <algorithm>
+#include <string>
+
+#include "kernels/arith/emu_dot.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/params_from_profile.hpp"
+#include "kernels/registry.hpp"
+
+namespace mmaemu::kernels {
+namespace {
+
+__global__ void v1_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint32_t* __restrict__ A,
+                        const uint32_t* __restrict__ B, const uint32_t* __restrict__ C, uint32_t* __restrict__ D,
+                        uint32_t* __restrict__ trace) {
+  const size_t total = s.batch * s.M * s.N;
+  for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < total; o += size_t{gridDim.x} * blockDim.x) {
+    const size_t n = o % s.N, m = (o / s.N) % s.M, t = o / (s.N * s.M);
+    const uint32_t* a_row = A + (t * s.M + m) * s.K;
+    const uint32_t* b_col = B + t * s.K * s.N + n;
+    D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], trace ? trace + o * steps : nullptr, 1);
+  }
+}
+
+class V1Backend final : public Backend {
+ public:
+  std::string name() const override { return "v1"; }
+  std::string description() const override {
+    return "CUDA cores, one thread per output, integer arithmetic (the host backend's code on the GPU)";
+  }
+  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
+    if (auto why = cuda_device_declines()) return why;
+    return arith_declines(model);
+  }
+  RunInfo run(const GemmProblem& pr) const override {
+    if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + *why);
+    const arith::OpParams p = params_from_profile(*pr.model);
+    const GemmShape& s = pr.shape;
+    const size_t steps = arith::gemm_steps(p, s.K), outputs = c_count(s);
+    DeviceBuffer<uint32_t> A(a_count(s)), B(b_count(s)), C(outputs), D(outputs), T(pr.trace ? outputs * steps : 0);
+    A.upload(pr.A);
+    B.upload(pr.B);
+    C.upload(pr.C);
+    D.fill_bytes(0xFF);  // poison: every output must be overwritten
+    T.fill_bytes(0xFF);
+    RunInfo info{name(), 0};
+    if (outputs != 0) {
+      const int threads = 256;
+      const size_t blocks = std::min<size_t>((outputs + threads - 1) / threads, size_t{1} << 20);
+      EventTimer timer;
+      timer.start();
+      v1_gemm<<<static_cast<unsigned>(blocks), threads>>>(p, s, steps, A.get(), B.get(), C.get(), D.get(),
+                                                          pr.trace ? T.get() : nullptr);
+      cuda_check(cudaGetLastError(), "v1 kernel launch");
+      info.kernel_ms = timer.stop_ms();
+      cuda_check(cudaDeviceSynchronize(), "v1 kernel");
+    }
+    D.download(pr.D);
+    check_written(pr.D, s, 1, "v1: output");
+    if (pr.trace) {
+      T.download(pr.trace);
+      check_written(pr.trace, s, steps, "v1: trace of output");
+    }
+    return info;
+  }
+};
+
+}  // namespace
+
+const Backend& v1_backend() {
+  static const V1Backend b;
+  return b;
+}
+
+}  // namespace mmaemu::kernels

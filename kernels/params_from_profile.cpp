@@ -1,0 +1,98 @@
+#include "kernels/params_from_profile.hpp"
+
+#include <stdexcept>
+
+#include "kernels/arith/emu_dot.hpp"
+#include "kernels/arith/formats.hpp"
+
+namespace mmaemu::kernels {
+namespace {
+
+using arith::Fmt;
+
+std::optional<Fmt> try_kernel_format(ref::FormatId f) {
+  switch (f) {
+    case ref::FormatId::fp32: return Fmt::fp32;
+    case ref::FormatId::tf32: return Fmt::tf32;
+    case ref::FormatId::fp16: return Fmt::fp16;
+    case ref::FormatId::bf16: return Fmt::bf16;
+    case ref::FormatId::e4m3: return Fmt::e4m3;
+    case ref::FormatId::e5m2: return Fmt::e5m2;
+    case ref::FormatId::e8m13: return Fmt::e8m13;
+    default: return std::nullopt;
+  }
+}
+
+std::optional<std::string> block_declines(const ref::InstructionModel& m) {
+  const ref::Instruction& in = m.instr;
+  for (ref::FormatId f : {in.a, in.b, in.c, in.d, m.block.block_result})
+    if (!try_kernel_format(f)) return "format " + std::string(ref::format_name(f)) + " is not implemented by the kernels";
+  const ref::BlockModel& bm = m.block;
+  if (bm.block_k < 1 || bm.frac_bits < 0) return "block model of " + in.name + " is empty";
+  if (arith::block_sum_bits(bm.block_k, bm.frac_bits) > 62)
+    return "block of L=" + std::to_string(bm.block_k) + ", F=" + std::to_string(bm.frac_bits) +
+           " needs sums wider than the kernels' 64 bits";
+  return std::nullopt;
+}
+
+arith::FmtParams fmt(ref::FormatId f) { return arith::fmt_params(kernel_format(f)); }
+
+arith::InstrParams instr_params(const ref::InstructionModel& m) {
+  arith::InstrParams p;
+  p.a = fmt(m.instr.a);
+  p.b = fmt(m.instr.b);
+  p.c = fmt(m.instr.c);
+  p.d = fmt(m.instr.d);
+  p.k = m.instr.k;
+  const ref::BlockModel& bm = m.block;
+  p.block.L = bm.block_k;
+  p.block.F = bm.frac_bits;
+  p.block.floor_truncation = bm.truncation == ref::Truncation::floor;
+  p.block.has_zero_product_exp = bm.zero_product_exp != INT_MIN;
+  p.block.zero_product_exp = p.block.has_zero_product_exp ? bm.zero_product_exp : 0;
+  p.block.result = fmt(bm.block_result);
+  p.block.round_nearest = bm.rounding == ref::Rounding::nearest_even;
+  p.block.rz_overflow_to_inf = bm.rz_overflow_to_inf;
+  p.block.tf32_input_nearest = bm.tf32_input == ref::Rounding::nearest_even;
+  return p;
+}
+
+}  // namespace
+
+arith::Fmt kernel_format(ref::FormatId f) {
+  if (auto k = try_kernel_format(f)) return *k;
+  throw std::invalid_argument("format " + std::string(ref::format_name(f)) + " is not implemented by the kernels");
+}
+
+std::optional<std::string> arith_declines(const ref::InstructionModel& m) {
+  if (!m.lowering) return block_declines(m);
+  const ref::Lowering& low = *m.lowering;
+  if (!low.via_model) return m.instr.name + " is lowered to " + low.via + ", which has no model";
+  if (low.via_model->lowering) return m.instr.name + " is lowered to an instruction that is itself lowered";
+  if (low.parts < 1 || low.run < 1) return "lowering of " + m.instr.name + " has no parts";
+  for (ref::FormatId f : {m.instr.a, m.instr.b, m.instr.c, m.instr.d})
+    if (!try_kernel_format(f)) return "format " + std::string(ref::format_name(f)) + " is not implemented by the kernels";
+  return block_declines(*low.via_model);
+}
+
+arith::OpParams params_from_profile(const ref::InstructionModel& m) {
+  if (auto why = arith_declines(m)) throw std::invalid_argument(*why);
+  arith::OpParams p;
+  if (!m.lowering) {
+    p.instr = instr_params(m);
+    return p;
+  }
+  // The emulated instruction's own formats and K; its block is that of the via instruction.
+  p.instr.a = fmt(m.instr.a);
+  p.instr.b = fmt(m.instr.b);
+  p.instr.c = fmt(m.instr.c);
+  p.instr.d = fmt(m.instr.d);
+  p.instr.k = m.instr.k;
+  p.lowered = true;
+  p.parts = m.lowering->parts;
+  p.run = m.lowering->run;
+  p.via = instr_params(*m.lowering->via_model);
+  return p;
+}
+
+}  // namespace mmaemu::kernels

@@ -1,0 +1,65 @@
+// The ladder: every backend, fastest first, ending with the reference; `auto` takes the first that
+// does not decline and keeps the reasons of those that did.
+#include "kernels/registry.hpp"
+
+namespace mmaemu::kernels {
+
+const std::vector<const Backend*>& backends() {
+  static const std::vector<const Backend*> ladder = [] {
+    std::vector<const Backend*> l;
+#if defined(MMAEMU_KERNELS_HAVE_TC_NATIVE)
+    l.push_back(&tc_backend());
+#endif
+#if defined(MMAEMU_KERNELS_HAVE_V4_TILED)
+    l.push_back(&v4_backend());
+#endif
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+    l.push_back(&v1_backend());
+#endif
+    l.push_back(&host_backend());
+    l.push_back(&reference_backend());
+    return l;
+  }();
+  return ladder;
+}
+
+const Backend* find_backend(const std::string& name) {
+  for (const Backend* b : backends())
+    if (b->name() == name) return b;
+  return nullptr;
+}
+
+namespace {
+std::string known_names() {
+  std::string s;
+  for (const Backend* b : backends()) s += (s.empty() ? "" : ", ") + b->name();
+  return s + ", auto";
+}
+}  // namespace
+
+LadderChoice choose_backend(const std::string& name_or_auto, const ref::InstructionModel& model,
+                            const GemmShape& shape, bool wants_trace) {
+  LadderChoice choice;
+  if (name_or_auto == "auto") {
+    for (const Backend* b : backends()) {
+      if (auto why = b->declines(model, shape, wants_trace)) {
+        choice.declined.emplace_back(b->name(), *why);
+        continue;
+      }
+      choice.chosen = b;
+      break;
+    }
+    return choice;
+  }
+  const Backend* b = find_backend(name_or_auto);
+  if (!b) {
+    choice.declined.emplace_back(name_or_auto, "unknown backend (this build has: " + known_names() + ")");
+  } else if (auto why = b->declines(model, shape, wants_trace)) {
+    choice.declined.emplace_back(b->name(), *why);
+  } else {
+    choice.chosen = b;
+  }
+  return choice;
+}
+
+}  // namespace mmaemu::kernels

@@ -1,0 +1,21 @@
+// The backends the registry knows, one function each, defined in the backend's own source file.
+// backends() (backend.hpp) lists them fastest first: tc, v4, v1, host, reference. The GPU ones exist
+// only in CUDA builds, and v4 / tc only once their sources are present (see CMakeLists.txt).
+#pragma once
+#include "kernels/backend.hpp"
+
+namespace mmaemu::kernels {
+
+const Backend& host_backend();       // host/host_backend.cpp
+const Backend& reference_backend();  // host/reference_backend.cpp
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+const Backend& v1_backend();         // cuda/v1_plain.cu
+#endif
+#if defined(MMAEMU_KERNELS_HAVE_V4_TILED)
+const Backend& v4_backend();         // cuda/v4_tiled.cu
+#endif
+#if defined(MMAEMU_KERNELS_HAVE_TC_NATIVE)
+const Backend& tc_backend();         // cuda/tc_native.cu
+#endif
+
+}  // namespace mmaemu::kernels

@@ -1,0 +1,296 @@
+// The kernels' per-element arithmetic (run through the "host" backend) against the reference, bit for
+// bit: every architecture profile, every instruction (wgmma at n8), every input family, GEMM shapes
+// with K below, at and past multiples of the instruction's K, tiny and larger M and N, batches, and
+// the accumulator after every step (the trace).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "generators/families.hpp"
+#include "kernels/arith/emu_dot.hpp"
+#include "kernels/arith/formats.hpp"
+#include "kernels/backend.hpp"
+#include "kernels/params_from_profile.hpp"
+#include "kernels/registry.hpp"
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::kernels {
+namespace {
+
+using ref::FormatId;
+
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08X", v);
+  return buf;
+}
+
+// --- formats ----------------------------------------------------------------------------------------
+
+const std::vector<FormatId> kFormats = {FormatId::fp32, FormatId::tf32, FormatId::fp16, FormatId::bf16,
+                                        FormatId::e4m3, FormatId::e5m2, FormatId::e8m13};
+
+// Patterns to try in a format: all of them up to 16 bits, a sample of the rest.
+std::vector<uint32_t> patterns(FormatId f) {
+  const int bits = ref::spec(f).storage_bits;
+  std::vector<uint32_t> v;
+  if (bits <= 16) {
+    for (uint32_t x = 0; x < (1u << bits); ++x) v.push_back(x);
+    return v;
+  }
+  std::mt19937 rng(1234);
+  for (int i = 0; i < 100000; ++i) v.push_back(rng());
+  for (uint32_t x : {0u, 0x80000000u, 0x7F800000u, 0xFF800000u, 0x7FFFFFFFu, 0x00000001u, 0x007FFFFFu, 0x7F7FFFFFu})
+    v.push_back(x);
+  return v;
+}
+
+TEST(KernelFormats, DefinitionsMatchTheReference) {
+  for (FormatId f : kFormats) {
+    const ref::FormatSpec& r = ref::spec(f);
+    const arith::FmtParams k = arith::fmt_params(kernel_format(f));
+    EXPECT_EQ(k.storage_bits, r.storage_bits) << r.name;
+    EXPECT_EQ(k.exp_bits, r.exp_bits) << r.name;
+    EXPECT_EQ(k.man_bits, r.man_bits) << r.name;
+    EXPECT_EQ(k.man_shift, r.man_shift) << r.name;
+    EXPECT_EQ(k.bias, r.bias) << r.name;
+    EXPECT_EQ(static_cast<int>(k.specials), static_cast<int>(r.specials)) << r.name;
+  }
+}
+
+TEST(KernelFormats, DecodeAndSpecialsMatchTheReference) {
+  for (FormatId f : kFormats) {
+    const arith::FmtParams k = arith::fmt_params(kernel_format(f));
+    EXPECT_EQ(arith::canonical_nan(k), ref::canonical_nan(f)) << ref::format_name(f);
+    for (bool neg : {false, true}) {
+      EXPECT_EQ(arith::infinity_bits(k, neg), ref::infinity_bits(f, neg)) << ref::format_name(f);
+      EXPECT_EQ(arith::zero_bits(k, neg), ref::zero_bits(f, neg)) << ref::format_name(f);
+    }
+    for (uint32_t x : patterns(f)) {
+      const ref::Decoded r = ref::decode(f, x);
+      const arith::Value v = arith::decode(k, x);
+      ASSERT_EQ(static_cast<int>(v.cls), static_cast<int>(r.cls)) << ref::format_name(f) << " " << hex(x);
+      if (r.cls == ref::ValueClass::nan) continue;
+      ASSERT_EQ(v.neg, r.neg) << ref::format_name(f) << " " << hex(x);
+      if (r.cls == ref::ValueClass::inf) continue;
+      ASSERT_EQ(v.sig, r.sig) << ref::format_name(f) << " " << hex(x);
+      if (r.cls != ref::ValueClass::zero) {
+        ASSERT_EQ(v.exp, r.exp) << ref::format_name(f) << " " << hex(x);
+      }
+    }
+  }
+}
+
+TEST(KernelFormats, ConvertMatchesTheReferenceBothRoundings) {
+  for (FormatId from : kFormats)
+    for (FormatId to : kFormats) {
+      const arith::FmtParams kf = arith::fmt_params(kernel_format(from)), kt = arith::fmt_params(kernel_format(to));
+      for (uint32_t x : patterns(from))
+        for (bool nearest : {false, true}) {
+          const uint32_t want = ref::convert(from, x, to, nearest ? ref::Rounding::nearest_even : ref::Rounding::toward_zero);
+          ASSERT_EQ(arith::convert(kf, x, kt, nearest), want)
+              << ref::format_name(from) << " " << hex(x) << " -> " << ref::format_name(to) << (nearest ? " RNE" : " RZ");
+        }
+    }
+}
+
+TEST(KernelFormats, RoundToMatchesTheReference) {
+  std::mt19937_64 rng(99);
+  for (FormatId f : kFormats) {
+    const arith::FmtParams k = arith::fmt_params(kernel_format(f));
+    for (int i = 0; i < 20000; ++i) {
+      const int bits = 1 + static_cast<int>(rng() % 64);
+      const uint64_t mag = bits == 64 ? rng() : rng() & ((uint64_t{1} << bits) - 1);
+      const int scale = static_cast<int>(rng() % 400) - 250;
+      const bool neg = rng() & 1, nearest = rng() & 1, rz_inf = rng() & 1;
+      const uint32_t want = ref::round_to_format(f, neg, mag, scale,
+                                                 nearest ? ref::Rounding::nearest_even : ref::Rounding::toward_zero, rz_inf);
+      ASSERT_EQ(arith::round_to(k, neg, mag, scale, nearest, rz_inf), want)
+          << ref::format_name(f) << " mag " << mag << " scale " << scale << " nearest " << nearest;
+    }
+  }
+}
+
+// --- the bound on block sums ------------------------------------------------------------------------
+
+TEST(KernelArith, EveryProfileFitsSixtyFourBitSums) {
+  for (ref::Arch a : ref::all_archs())
+    for (const ref::InstructionModel& m : ref::instructions_of(a)) {
+      EXPECT_EQ(arith_declines(m), std::nullopt) << ref::arch_name(a) << " " << m.instr.name;
+    }
+  EXPECT_EQ(arith::block_sum_bits(32, 25), 33);
+  EXPECT_EQ(arith::block_sum_bits(16, 25), 32);
+}
+
+TEST(KernelArith, PartSizesCoverK) {
+  for (int K : {0, 1, 3, 4, 5, 31, 32, 33})
+    for (int parts : {1, 2, 3})
+      for (int run : {1, 2, 4}) {
+        int total = 0;
+        for (int p = 0; p < parts; ++p) {
+          int n = 0;
+          for (int k = 0; k < K; ++k) n += (k / run) % parts == p;
+          EXPECT_EQ(arith::part_size(K, parts, run, p), n) << K << " " << parts << " " << run << " " << p;
+          total += n;
+        }
+        EXPECT_EQ(total, K);
+      }
+}
+
+// --- GEMMs against ref::gemm ------------------------------------------------------------------------
+
+struct Gemm {
+  GemmShape shape;
+  std::vector<uint32_t> A, B, C;
+};
+
+// Operands of a batch of GEMMs from an input family: each batch entry is one generated "tile" of the
+// GEMM's own shape.
+Gemm make_gemm(const ref::Instruction& in, gen::Family fam, GemmShape s, uint64_t seed) {
+  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s))};
+  ref::Instruction shaped = in;
+  shaped.m = static_cast<int>(s.M);
+  shaped.n = static_cast<int>(s.N);
+  shaped.k = static_cast<int>(s.K);
+  for (size_t t = 0; t < s.batch; ++t)
+    gen::generate_tile(fam, shaped, seed + t, g.A.data() + t * s.M * s.K, g.B.data() + t * s.K * s.N,
+                       g.C.data() + t * s.M * s.N);
+  return g;
+}
+
+// Values whose products cluster around a chosen exponent, every sign, one element in eight zero, C
+// zero half of the time (else near the same exponent). Aimed at the places where the profile's fixed
+// exponent of zero products, the truncation of tiny terms and the sign of a sum that rounds to zero
+// decide the bits: just below the zero-product exponent and around the accumulator's subnormal range.
+Gemm make_scaled_gemm(const ref::Instruction& in, GemmShape s, int product_exp, uint64_t seed) {
+  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s))};
+  std::mt19937_64 rng(seed);
+  auto noise = [&](int spread) { return static_cast<int>(rng() % (2 * spread + 1)) - spread; };
+  // A value of format f near 2^e (a subnormal when e is below the normal range), random sign and fraction.
+  auto near = [&](FormatId f, int e) -> uint32_t {
+    const ref::FormatSpec& sp = ref::spec(f);
+    if (rng() % 8 == 0) return (rng() & 1) ? ref::zero_bits(f, true) : 0u;
+    const int top = (1 << sp.exp_bits) - 2 - sp.bias;  // largest normal exponent (e4m3's top code aside)
+    const int biased = std::clamp(e, sp.emin() - 1, top) + sp.bias;  // 0: subnormal
+    const uint32_t frac = static_cast<uint32_t>(rng()) & ((1u << sp.man_bits) - 1u);
+    const uint32_t low = f == FormatId::tf32 ? static_cast<uint32_t>(rng()) & 0x1FFFu : 0u;
+    return ((rng() & 1) ? 1u << (sp.storage_bits - 1) : 0u) | (static_cast<uint32_t>(biased) << (sp.man_shift + sp.man_bits)) |
+           (frac << sp.man_shift) | low;
+  };
+  std::vector<int> row_exp(s.batch * s.M);
+  for (auto& e : row_exp) e = product_exp / 2 + noise(3);
+  for (size_t i = 0; i < g.A.size(); ++i) g.A[i] = near(in.a, row_exp[i / s.K] + noise(1));
+  for (size_t i = 0; i < g.B.size(); ++i) g.B[i] = near(in.b, product_exp - product_exp / 2 + noise(3));
+  for (auto& v : g.C) v = (rng() & 1) ? 0u : near(in.c, product_exp + noise(4));
+  return g;
+}
+
+// Signed zeros only: even rows of A all -0, even columns of B all +0 (so their products are all -0),
+// the rest random in sign; C +-0. The sign of an all-zero block (and of -0 + -0) is what it tests.
+Gemm make_signed_zero_gemm(const ref::Instruction& in, GemmShape s, uint64_t seed) {
+  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s))};
+  std::mt19937_64 rng(seed);
+  for (size_t i = 0; i < g.A.size(); ++i)
+    g.A[i] = ref::zero_bits(in.a, (i / s.K) % 2 == 0 || (rng() & 1));
+  for (size_t i = 0; i < g.B.size(); ++i)
+    g.B[i] = ref::zero_bits(in.b, (i % s.N) % 2 == 1 && (rng() & 1));
+  for (auto& v : g.C) v = ref::zero_bits(in.c, rng() & 1);
+  return g;
+}
+
+// The product exponents worth aiming at for a model: just below its zero-product exponent, and around
+// the smallest subnormal and the smallest normal of the format its blocks round to.
+std::vector<int> interesting_product_exps(const ref::InstructionModel& m) {
+  const ref::BlockModel& bm = m.lowering ? m.lowering->via_model->block : m.block;
+  const ref::FormatSpec& r = ref::spec(bm.block_result);
+  std::vector<int> e = {r.emin() - r.man_bits - 2, r.emin() - r.man_bits + 4, r.emin() - 1};
+  if (bm.zero_product_exp != INT_MIN) {
+    e.push_back(bm.zero_product_exp - 3);
+    e.push_back(bm.zero_product_exp - 10);
+  }
+  return e;
+}
+
+// Runs the host backend and ref::gemm on the same GEMM; returns the number of outputs compared.
+size_t expect_same_bits(const ref::InstructionModel& m, const Gemm& g, const std::string& what) {
+  const GemmShape& s = g.shape;
+  const size_t steps = ref::gemm_steps(m, s.K), outs = c_count(s);
+  std::vector<uint32_t> D(outs), T(outs * steps), wantD(outs), wantT(outs * steps);
+  host_backend().run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data()});
+  for (size_t t = 0; t < s.batch; ++t)
+    ref::gemm(m, s.M, s.N, s.K, g.A.data() + t * s.M * s.K, g.B.data() + t * s.K * s.N, g.C.data() + t * s.M * s.N,
+              wantD.data() + t * s.M * s.N, wantT.data() + t * s.M * s.N * steps);
+  for (size_t o = 0; o < outs; ++o) {
+    const size_t t = o / (s.M * s.N), r = (o / s.N) % s.M, n = o % s.N;
+    for (size_t st = 0; st < steps; ++st)
+      if (T[o * steps + st] != wantT[o * steps + st]) {
+        ADD_FAILURE() << what << ": trace of (" << t << "," << r << "," << n << ") step " << st << ": got "
+                      << hex(T[o * steps + st]) << ", reference " << hex(wantT[o * steps + st]);
+        return 0;
+      }
+    if (D[o] != wantD[o]) {
+      ADD_FAILURE() << what << ": D(" << t << "," << r << "," << n << "): got " << hex(D[o]) << ", reference "
+                    << hex(wantD[o]);
+      return 0;
+    }
+  }
+  return outs;
+}
+
+class HostVsReference : public ::testing::TestWithParam<ref::Arch> {};
+
+TEST_P(HostVsReference, EveryInstructionFamilyAndShapeBitForBit) {
+  const ref::Arch arch = GetParam();
+  size_t compared = 0, models = 0;
+  for (const ref::InstructionModel& m : ref::instructions_of(arch)) {
+    if (m.instr.family == ref::InstrFamily::wgmma && m.instr.n != 8) continue;
+    ++models;
+    const size_t k = static_cast<size_t>(m.instr.k);
+    const std::vector<GemmShape> shapes = {
+        {1, static_cast<size_t>(m.instr.m), static_cast<size_t>(m.instr.n), k},  // one instruction
+        {2, 3, 2, 2 * k + 3},                                                    // K past a multiple, batch
+        {1, 2, 5, k / 2 + 1},                                                    // K below one step
+        {1, 1, 1, 1},
+    };
+    uint64_t seed = 1;
+    for (gen::Family fam : gen::all_families())
+      for (const GemmShape& s : shapes) {
+        const std::string what = std::string(ref::arch_name(arch)) + " " + m.instr.name + " " +
+                                 std::string(gen::family_name(fam)) + " batch " + std::to_string(s.batch) + " M " +
+                                 std::to_string(s.M) + " N " + std::to_string(s.N) + " K " + std::to_string(s.K);
+        compared += expect_same_bits(m, make_gemm(m.instr, fam, s, seed++), what);
+        if (HasFailure()) return;
+      }
+    for (int e : interesting_product_exps(m)) {
+      const std::string what = std::string(ref::arch_name(arch)) + " " + m.instr.name + " products near 2^" + std::to_string(e);
+      for (const GemmShape& s : shapes) compared += expect_same_bits(m, make_scaled_gemm(m.instr, s, e, seed++), what);
+      compared += expect_same_bits(m, make_scaled_gemm(m.instr, {1, 16, 16, 2 * k + 1}, e, seed++), what + ", larger");
+    }
+    for (const GemmShape& s : shapes)
+      compared += expect_same_bits(m, make_signed_zero_gemm(m.instr, s, seed++),
+                                   std::string(ref::arch_name(arch)) + " " + m.instr.name + " signed zeros");
+    // A larger GEMM of raw bits and of realistic values: M, N edges and several steps.
+    for (gen::Family fam : {gen::Family::random_bits, gen::Family::realistic}) {
+      const GemmShape s{1, 19, 9, 3 * k + 5};
+      compared += expect_same_bits(m, make_gemm(m.instr, fam, s, seed++), std::string(ref::arch_name(arch)) + " " +
+                                                                       m.instr.name + " large " +
+                                                                       std::string(gen::family_name(fam)));
+    }
+    if (HasFailure()) return;
+  }
+  RecordProperty("outputs_compared", std::to_string(compared));
+  EXPECT_GT(models, 0u);
+  std::printf("%s: %zu instructions, %zu outputs (and their traces) bit for bit\n",
+              std::string(ref::arch_name(arch)).c_str(), models, compared);
+}
+
+INSTANTIATE_TEST_SUITE_P(AllArchitectures, HostVsReference, ::testing::ValuesIn(ref::all_archs()),
+                         [](const auto& info) { return std::string(ref::arch_name(info.param)); });
+
+}  // namespace
+}  // namespace mmaemu::kernels

@@ -1,0 +1,90 @@
+// The registry and the fallback ladder: order, names, reasons, and that every rung gives the
+// reference's bits on a small GEMM it accepts.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "kernels/registry.hpp"
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::kernels {
+namespace {
+
+const ref::InstructionModel& hopper_fp16() { return ref::lookup(ref::Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32"); }
+
+TEST(Registry, LadderEndsWithHostThenReference) {
+  const auto& l = backends();
+  ASSERT_GE(l.size(), 2u);
+  EXPECT_EQ(l[l.size() - 1]->name(), "reference");
+  EXPECT_EQ(l[l.size() - 2]->name(), "host");
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+  EXPECT_NE(find_backend("v1"), nullptr);
+#else
+  EXPECT_EQ(find_backend("v1"), nullptr);
+#endif
+  for (const Backend* b : l) {
+    EXPECT_EQ(find_backend(b->name()), b);
+    EXPECT_FALSE(b->description().empty()) << b->name();
+  }
+  EXPECT_EQ(find_backend("nonesuch"), nullptr);
+}
+
+TEST(Registry, AutoTakesTheFirstThatAcceptsAndSaysWhyOthersDeclined) {
+  const GemmShape s{1, 16, 8, 16};
+  const LadderChoice c = choose_backend("auto", hopper_fp16(), s, true);
+  ASSERT_NE(c.chosen, nullptr);
+  // Every backend before the chosen one declined, with a reason, in ladder order.
+  const auto& l = backends();
+  size_t i = 0;
+  for (; l[i] != c.chosen; ++i) {
+    ASSERT_LT(i, c.declined.size());
+    EXPECT_EQ(c.declined[i].first, l[i]->name());
+    EXPECT_FALSE(c.declined[i].second.empty());
+  }
+  EXPECT_EQ(i, c.declined.size());
+  for (const auto& [name, why] : c.declined)
+    if (name == "v1") {
+      EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
+    }
+}
+
+TEST(Registry, NamedBackendOrReason) {
+  const GemmShape s{1, 16, 8, 16};
+  const LadderChoice host = choose_backend("host", hopper_fp16(), s, false);
+  ASSERT_NE(host.chosen, nullptr);
+  EXPECT_EQ(host.chosen->name(), "host");
+  EXPECT_TRUE(host.declined.empty());
+
+  const LadderChoice unknown = choose_backend("v9", hopper_fp16(), s, false);
+  EXPECT_EQ(unknown.chosen, nullptr);
+  ASSERT_EQ(unknown.declined.size(), 1u);
+  EXPECT_EQ(unknown.declined[0].first, "v9");
+  EXPECT_NE(unknown.declined[0].second.find("unknown backend"), std::string::npos);
+  EXPECT_NE(unknown.declined[0].second.find("reference"), std::string::npos);  // lists what exists
+}
+
+TEST(Registry, EveryAcceptingBackendGivesTheReferenceBits) {
+  const ref::InstructionModel& m = hopper_fp16();
+  const GemmShape s{2, 3, 5, 37};
+  std::vector<uint32_t> A(a_count(s)), B(b_count(s)), C(c_count(s));
+  uint32_t x = 12345;
+  auto next = [&] { return x = x * 1103515245u + 12345u; };
+  for (auto& v : A) v = (next() >> 8) & 0x7BFF;  // finite fp16
+  for (auto& v : B) v = (next() >> 8) & 0xFBFF;
+  for (auto& v : C) v = next() & 0xBF7FFFFF;   // finite fp32
+  const size_t steps = ref::gemm_steps(m, s.K);
+  std::vector<uint32_t> want(c_count(s)), want_trace(c_count(s) * steps);
+  reference_backend().run({&m, s, A.data(), B.data(), C.data(), want.data(), want_trace.data()});
+  for (const Backend* b : backends()) {
+    if (b->declines(m, s, true)) continue;
+    std::vector<uint32_t> D(c_count(s)), T(c_count(s) * steps);
+    const RunInfo info = b->run({&m, s, A.data(), B.data(), C.data(), D.data(), T.data()});
+    EXPECT_EQ(info.backend, b->name());
+    EXPECT_EQ(D, want) << b->name();
+    EXPECT_EQ(T, want_trace) << b->name();
+  }
+}
+
+}  // namespace
+}  // namespace mmaemu::kernels

@@ -1,0 +1,232 @@
+// Backends "v4" (tiled CUDA cores) and "tc" (the GPU's own tensor cores) against the reference, bit
+// for bit, on the GPU: every architecture profile, every instruction (wgmma at n8 and the widest N),
+// every input family, GEMM shapes with M, N and K edges, batches, and the accumulator after every
+// step (the trace). Skipped, with the reason, where no CUDA device exists. tc runs only the targets
+// equal to the GPU's architecture; for the others the test checks that it declines and says why.
+//
+// Throughput at 4096^3 (a measurement, not a test; run with --gtest_also_run_disabled_tests):
+//   V4TcThroughput.DISABLED_Gemm4096 prints TMAC/s per backend and format and checks a sample of
+//   outputs against the reference.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "generators/families.hpp"
+#include "kernels/backend.hpp"
+#include "kernels/cuda/cuda_device.hpp"
+#include "kernels/registry.hpp"
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::kernels {
+namespace {
+
+std::string hex(uint32_t v) {
+  char buf[16];
+  std::snprintf(buf, sizeof buf, "0x%08X", v);
+  return buf;
+}
+
+#define SKIP_WITHOUT_GPU()                                                   \
+  do {                                                                       \
+    if (auto why = cuda_device_declines()) GTEST_SKIP() << *why;             \
+  } while (0)
+
+struct Problem {
+  GemmShape shape;
+  std::vector<uint32_t> A, B, C;
+};
+
+// One GEMM's inputs from a family generator (each batch entry its own seed).
+Problem make_problem(const ref::InstructionModel& m, gen::Family family, GemmShape s, uint64_t seed) {
+  Problem p{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s))};
+  ref::Instruction shape_of = m.instr;
+  shape_of.m = static_cast<int>(s.M);
+  shape_of.n = static_cast<int>(s.N);
+  shape_of.k = static_cast<int>(s.K);
+  for (size_t b = 0; b < s.batch; ++b)
+    gen::generate_tile(family, shape_of, seed * 1000003u + b, p.A.data() + b * s.M * s.K,
+                       p.B.data() + b * s.K * s.N, p.C.data() + b * s.M * s.N);
+  return p;
+}
+
+struct Expected {
+  std::vector<uint32_t> D, trace;
+};
+
+Expected reference_of(const ref::InstructionModel& m, const Problem& p) {
+  const GemmShape& s = p.shape;
+  const size_t steps = ref::gemm_steps(m, s.K);
+  Expected e{std::vector<uint32_t>(c_count(s)), std::vector<uint32_t>(c_count(s) * steps)};
+  for (size_t b = 0; b < s.batch; ++b)
+    ref::gemm(m, s.M, s.N, s.K, p.A.data() + b * s.M * s.K, p.B.data() + b * s.K * s.N,
+              p.C.data() + b * s.M * s.N, e.D.data() + b * s.M * s.N, e.trace.data() + b * s.M * s.N * steps);
+  return e;
+}
+
+// Runs `backend` and compares D and the trace with the reference; returns the number of outputs
+// compared (0 when the backend declined: *declined gets the reason).
+size_t compare(const Backend& backend, const ref::InstructionModel& m, gen::Family family, GemmShape s,
+               uint64_t seed, bool with_trace, std::string* declined) {
+  if (auto why = backend.declines(m, s, with_trace)) {
+    *declined = *why;
+    return 0;
+  }
+  const Problem p = make_problem(m, family, s, seed);
+  const Expected e = reference_of(m, p);
+  std::vector<uint32_t> D(c_count(s)), trace(with_trace ? e.trace.size() : 0);
+  const GemmProblem gp{&m, s, p.A.data(), p.B.data(), p.C.data(), D.data(), with_trace ? trace.data() : nullptr};
+  backend.run(gp);
+  const size_t steps = ref::gemm_steps(m, s.K);
+  const std::string where = backend.name() + " " + std::string(ref::arch_name(m.arch)) + " " + m.instr.name + " " +
+                            std::string(gen::family_name(family)) + " " + std::to_string(s.batch) + "x" +
+                            std::to_string(s.M) + "x" + std::to_string(s.N) + "x" + std::to_string(s.K);
+  for (size_t i = 0; i < D.size(); ++i) {
+    EXPECT_EQ(hex(D[i]), hex(e.D[i])) << where << " output " << i;
+    if (D[i] != e.D[i]) return 0;  // one mismatch per case is enough to read
+  }
+  if (with_trace)
+    for (size_t i = 0; i < trace.size(); ++i) {
+      EXPECT_EQ(hex(trace[i]), hex(e.trace[i])) << where << " trace output " << i / steps << " step " << i % steps;
+      if (trace[i] != e.trace[i]) return 0;
+    }
+  return D.size();
+}
+
+// Every instruction of every profile, wgmma at n8 and at its widest N only (the others share its model).
+std::vector<const ref::InstructionModel*> instructions() {
+  std::vector<const ref::InstructionModel*> v;
+  for (ref::Arch a : ref::all_archs())
+    for (const auto& m : ref::instructions_of(a))
+      if (m.instr.family != ref::InstrFamily::wgmma || m.instr.n == 8 || m.instr.n == 256) v.push_back(&m);
+  return v;
+}
+
+const Backend& backend_named(const std::string& name) {
+  const Backend* b = find_backend(name);
+  if (!b) throw std::runtime_error("backend " + name + " is not in this build");
+  return *b;
+}
+
+// ---- every profile x instruction x family, small GEMMs with edges and a trace -----------------------
+class V4TcEveryInstruction : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(V4TcEveryInstruction, MatchesTheReferenceBitForBit) {
+  SKIP_WITHOUT_GPU();
+  const Backend& backend = backend_named(GetParam());
+  size_t outputs = 0, ran = 0, declined_count = 0;
+  std::vector<std::string> mismatched;  // instructions with a mismatch (the first one of each is reported)
+  for (const ref::InstructionModel* m : instructions()) {
+    const int failures_before = ::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count();
+    for (gen::Family f : gen::all_families()) {
+      // M and N past a 64-tile edge and below it; K past a multiple of every instruction K.
+      for (GemmShape s : {GemmShape{1, 17, 9, 35}, GemmShape{2, 70, 67, 2 * static_cast<size_t>(m->instr.k) + 3}}) {
+        std::string why;
+        const size_t n = compare(backend, *m, f, s, 7 + static_cast<uint64_t>(f), true, &why);
+        outputs += n;
+        ran += n > 0;
+        if (!why.empty()) {
+          ++declined_count;
+          if (backend.name() == "v4") ADD_FAILURE() << "v4 declined " << m->instr.name << ": " << why;
+          if (backend.name() == "tc" && m->arch != ref::Arch::sm90 && cuda_device_sm() == 90)
+            EXPECT_NE(why.find("differs from this GPU"), std::string::npos) << why;
+        }
+        if (::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count() != failures_before)
+          break;
+      }
+      if (::testing::UnitTest::GetInstance()->current_test_info()->result()->total_part_count() != failures_before) {
+        mismatched.push_back(std::string(ref::arch_name(m->arch)) + " " + m->instr.name + " (" +
+                             std::string(gen::family_name(f)) + ")");
+        break;  // next instruction
+      }
+    }
+  }
+  std::printf("[ %s ] %zu cases, %zu outputs (and traces) equal to the reference; %zu cases declined\n",
+              backend.name().c_str(), ran, outputs, declined_count);
+  for (const std::string& m : mismatched) std::printf("[ %s ] MISMATCH %s\n", backend.name().c_str(), m.c_str());
+  EXPECT_GT(ran, 0u) << backend.name() << " ran nothing on this GPU";
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, V4TcEveryInstruction, ::testing::Values("v4", "tc"),
+                         [](const auto& info) { return info.param; });
+
+// ---- shapes: tiny, exact tiles, edges in every dimension, K = 0, batches -----------------------------
+TEST(V4TcShapes, EdgesAndBatchesMatchTheReference) {
+  SKIP_WITHOUT_GPU();
+  const std::vector<GemmShape> shapes = {{1, 1, 1, 1},    {1, 1, 1, 0},     {3, 5, 3, 7},   {1, 64, 64, 64},
+                                         {1, 65, 63, 33}, {1, 128, 1, 100}, {1, 1, 200, 17}, {4, 33, 70, 49},
+                                         {1, 130, 129, 257}};
+  for (const char* name : {"v4", "tc"}) {
+    const Backend& backend = backend_named(name);
+    for (const char* instr : {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f16.f16.f16.f16",
+                              "mma.m16n8k8.f32.tf32.tf32.f32", "mma.m16n8k32.f32.e4m3.e5m2.f32",
+                              "wgmma.m64n8k16.f32.f16.f16", "wgmma.m64n8k32.f16.e5m2.e5m2"}) {
+      const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, instr);
+      for (const GemmShape& s : shapes)
+        for (gen::Family f : {gen::Family::realistic, gen::Family::random_bits, gen::Family::carry_chain}) {
+          std::string why;
+          compare(backend, m, f, s, 99, s.K < 64, &why);
+          if (HasFailure()) return;
+        }
+    }
+  }
+}
+
+// ---- declines ----------------------------------------------------------------------------------------
+TEST(TcDeclines, TargetsOtherThanTheGpuWithTheReason) {
+  SKIP_WITHOUT_GPU();
+  const Backend& tc = backend_named("tc");
+  const int sm = cuda_device_sm();
+  const ref::Arch other = sm == 89 ? ref::Arch::sm90 : ref::Arch::sm89;
+  const auto why = tc.declines(ref::lookup(other, "mma.m16n8k16.f32.bf16.bf16.f32"), {1, 16, 8, 16}, false);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("differs from this GPU"), std::string::npos) << *why;
+  if (sm == 90) {
+    const auto wide = tc.declines(ref::lookup(ref::Arch::sm90, "wgmma.m64n64k16.f32.f16.f16"), {1, 64, 64, 16}, false);
+    ASSERT_TRUE(wide.has_value());
+    EXPECT_NE(wide->find("only m64n8"), std::string::npos) << *wide;
+  }
+}
+
+// ---- throughput (not a test) --------------------------------------------------------------------------
+TEST(V4TcThroughput, DISABLED_Gemm4096) {
+  SKIP_WITHOUT_GPU();
+  const size_t n = 4096;
+  const GemmShape s{1, n, n, n};
+  for (const char* instr : {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f32.f16.f16.f32",
+                            "mma.m16n8k16.f16.f16.f16.f16", "wgmma.m64n8k16.f32.bf16.bf16",
+                            "wgmma.m64n8k32.f32.e4m3.e4m3", "mma.m16n8k32.f32.e4m3.e4m3.f32",
+                            "wgmma.m64n8k8.f32.tf32.tf32"}) {
+    const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, instr);
+    const Problem p = make_problem(m, gen::Family::realistic, s, 5);
+    for (const char* name : {"tc", "v4"}) {
+      const Backend& backend = backend_named(name);
+      if (auto why = backend.declines(m, s, false)) {
+        std::printf("%-4s %-34s declined: %s\n", name, instr, why->c_str());
+        continue;
+      }
+      std::vector<uint32_t> D(c_count(s));
+      const GemmProblem gp{&m, s, p.A.data(), p.B.data(), p.C.data(), D.data(), nullptr};
+      backend.run(gp);  // warm-up
+      const RunInfo info = backend.run(gp);
+      const double tmacs = static_cast<double>(n) * n * n / (info.kernel_ms * 1e-3) / 1e12;
+      // A sample of outputs against the reference (the whole GEMM is too slow on the host).
+      size_t bad = 0;
+      std::vector<uint32_t> row(n), col(n);
+      for (size_t t = 0; t < 64; ++t) {
+        const size_t i = (t * 2654435761u) % n, j = (t * 40503u + 17) % n;
+        for (size_t k = 0; k < n; ++k) row[k] = p.A[i * n + k], col[k] = p.B[k * n + j];
+        uint32_t d = 0;
+        ref::gemm(m, 1, 1, n, row.data(), col.data(), &p.C[i * n + j], &d);
+        bad += d != D[i * n + j];
+      }
+      std::printf("%-4s %-34s 4096^3: %8.2f ms  %7.3f TMAC/s  sampled mismatches %zu/64\n", name, instr,
+                  info.kernel_ms, tmacs, bad);
+      EXPECT_EQ(bad, 0u) << name << " " << instr;
+    }
+  }
+}
+
+}  // namespace
+}  // namespace mmaemu::kernels
