@@ -109,7 +109,26 @@ __device__ inline uint64_t smem_descriptor(const void* smem) {
                : "l"(desc_a), "l"(desc_b), "r"(1)                                                        \
                : "memory")
 
-// One wgmma m64n8 instruction; d holds the accumulator (C in, D out).
+// The same instruction issued alone: no fence, commit or wait, so that a warpgroup can issue many of
+// them (each on its own accumulator registers, or chained on the same ones in K order) and wait once.
+// The caller brackets them with wg_fence() ... wg_commit(); wg_wait_all().
+#define MMAEMU_TC_WGMMA_F32_ISSUE(PTX, IMM)                                                              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %6, 0;\n" PTX " {%0, %1, %2, %3}, %4, %5, p, " IMM ";\n}\n" \
+               : "+r"(d[0]), "+r"(d[1]), "+r"(d[2]), "+r"(d[3])                                          \
+               : "l"(desc_a), "l"(desc_b), "r"(1)                                                        \
+               : "memory")
+#define MMAEMU_TC_WGMMA_F16_ISSUE(PTX, IMM)                                                              \
+  asm volatile("{\n.reg .pred p;\nsetp.ne.b32 p, %4, 0;\n" PTX " {%0, %1}, %2, %3, p, " IMM ";\n}\n"        \
+               : "+r"(d[0]), "+r"(d[1])                                                                  \
+               : "l"(desc_a), "l"(desc_b), "r"(1)                                                        \
+               : "memory")
+
+__device__ inline void wg_fence() { MMAEMU_TC_SM90A(asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory")); }
+__device__ inline void wg_commit() { MMAEMU_TC_SM90A(asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory")); }
+__device__ inline void wg_wait_all() { MMAEMU_TC_SM90A(asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory")); }
+
+// One wgmma m64n8 instruction; d holds the accumulator (C in, D out). mma: fenced, committed and
+// waited for; issue: see above.
 #define MMAEMU_TC_WGMMA(NAME, OPERAND, ACC, KK, BODY, PTX, IMM)                                   \
   struct NAME {                                                                                   \
     using Operand = OPERAND;                                                                      \
@@ -117,6 +136,9 @@ __device__ inline uint64_t smem_descriptor(const void* smem) {
     static constexpr int kK = KK;                                                                 \
     __device__ static void mma(uint64_t desc_a, uint64_t desc_b, uint32_t* d) {                   \
       MMAEMU_TC_SM90A(BODY("wgmma.mma_async.sync.aligned." PTX, IMM));                             \
+    }                                                                                             \
+    __device__ static void issue(uint64_t desc_a, uint64_t desc_b, uint32_t* d) {                 \
+      MMAEMU_TC_SM90A(BODY##_ISSUE("wgmma.mma_async.sync.aligned." PTX, IMM));                     \
     }                                                                                             \
   };
 

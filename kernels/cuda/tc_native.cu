@@ -48,8 +48,14 @@ double run_native(const GemmProblem& p, size_t steps) {
                   static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));
   EventTimer timer;
   timer.start();
-  if constexpr (kWgmma)
-    tc::wgmma_gemm<I><<<grid, tc::kThreads>>>(g);
+  // A trace exports the accumulator after every step: the step-at-a-time kernel. Otherwise the staged
+  // one, which issues the same instructions on the same accumulators in the same K order.
+  if constexpr (kWgmma) {
+    if (p.trace)
+      tc::wgmma_gemm<I><<<grid, tc::kThreads>>>(g);
+    else
+      tc::wgmma_gemm_staged<I><<<grid, tc::kThreads>>>(g);
+  }
   else
     tc::mma_sync_gemm<I><<<grid, tc::kThreads>>>(g);
   cuda_check(cudaGetLastError(), "tc kernel launch");

@@ -50,6 +50,7 @@ using Sm90F16F32 = FixedParams<Fmt::fp16, Fmt::fp16, Fmt::fp32, 16, 16, 25, -133
 using Sm90F16F16 = FixedParams<Fmt::fp16, Fmt::fp16, Fmt::fp16, 16, 16, 25, -21, Fmt::fp16, true>;
 using Sm90Tf32F32 = FixedParams<Fmt::tf32, Fmt::tf32, Fmt::fp32, 8, 8, 25, -133, Fmt::fp32, false>;
 using Sm90E4m3F32 = FixedParams<Fmt::e4m3, Fmt::e4m3, Fmt::fp32, 32, 32, 13, -133, Fmt::e8m13, false>;
+using Sm90E5m2F32 = FixedParams<Fmt::e5m2, Fmt::e5m2, Fmt::fp32, 32, 32, 13, -133, Fmt::e8m13, false>;
 
 // Field-by-field equality (the structs have padding, so no memcmp).
 inline bool same_fmt(const arith::FmtParams& x, const arith::FmtParams& y) {

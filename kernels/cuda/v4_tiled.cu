@@ -63,6 +63,7 @@ double run_any(const GemmProblem& p, const arith::OpParams& params, size_t steps
   if (same_params(params, v4::Sm90F16F16::params())) return run_tiled<uint16_t, uint16_t, v4::Sm90F16F16>(p, params, steps);
   if (same_params(params, v4::Sm90Tf32F32::params())) return run_tiled<uint32_t, uint32_t, v4::Sm90Tf32F32>(p, params, steps);
   if (same_params(params, v4::Sm90E4m3F32::params())) return run_tiled<uint8_t, uint32_t, v4::Sm90E4m3F32>(p, params, steps);
+  if (same_params(params, v4::Sm90E5m2F32::params())) return run_tiled<uint8_t, uint32_t, v4::Sm90E5m2F32>(p, params, steps);
   switch (op_bits) {
     case 8: return run_generic<uint8_t>(p, params, steps, acc_bits);
     case 16: return run_generic<uint16_t>(p, params, steps, acc_bits);
