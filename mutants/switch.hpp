@@ -1,0 +1,28 @@
+// Mutant schemata: every mutant is compiled in behind a switch read at run time, so that one build
+// serves a whole mutation campaign (the approach of Mull and Dextool). A mutant is active when the
+// environment variable MMAEMU_MUTANT holds its numeric id; with the variable unset no mutant is
+// active and every switch is false.
+//
+//   if (MMAEMU_MUTANT(12)) { ...faulty variant... } else { ...original... }
+//
+// In GPU device code a run-time switch would distort the kernel (registers, divergence), so there
+// MMAEMU_MUTANT(id) is false unless the translation unit is built as that mutant's own compile-time
+// variant with -DMMAEMU_MUTANT_FIXED=id (the harness builds such variants itself).
+#pragma once
+
+namespace mmaemu::mutants {
+
+// The active mutant's id, 0 when none. Read once (the first call), then cached.
+int active();
+
+}  // namespace mmaemu::mutants
+
+#if defined(__CUDA_ARCH__)
+#if defined(MMAEMU_MUTANT_FIXED)
+#define MMAEMU_MUTANT(id) ((id) == MMAEMU_MUTANT_FIXED)
+#else
+#define MMAEMU_MUTANT(id) false
+#endif
+#else
+#define MMAEMU_MUTANT(id) (::mmaemu::mutants::active() == (id))
+#endif
