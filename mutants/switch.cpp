@@ -4,12 +4,9 @@
 
 namespace mmaemu::mutants {
 
-int active() {
-  static const int id = [] {
-    const char* v = std::getenv("MMAEMU_MUTANT");
-    return v ? std::atoi(v) : 0;
-  }();
-  return id;
+int read_active_from_environment() {
+  const char* v = std::getenv("MMAEMU_MUTANT");
+  return v ? std::atoi(v) : 0;
 }
 
 }  // namespace mmaemu::mutants

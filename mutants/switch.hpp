@@ -12,8 +12,13 @@
 
 namespace mmaemu::mutants {
 
-// The active mutant's id, 0 when none. Read once (the first call), then cached.
-int active();
+// Reads MMAEMU_MUTANT; 0 when unset.
+int read_active_from_environment();
+
+// The active mutant's id, 0 when none: read once, at start-up, so that a switch on a hot path costs
+// one compare with a global, not a call.
+inline const int g_active = read_active_from_environment();
+inline int active() { return g_active; }
 
 }  // namespace mmaemu::mutants
 
@@ -24,5 +29,5 @@ int active();
 #define MMAEMU_MUTANT(id) false
 #endif
 #else
-#define MMAEMU_MUTANT(id) (::mmaemu::mutants::active() == (id))
+#define MMAEMU_MUTANT(id) (::mmaemu::mutants::g_active == (id))
 #endif

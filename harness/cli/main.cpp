@@ -17,6 +17,7 @@ int main(int argc, char** argv) {
   mmaemu::cli::add_gemm(app, status);
   mmaemu::cli::add_run(app, status);
   mmaemu::cli::add_record(app, status);
+  mmaemu::cli::add_mutate(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -13,9 +13,6 @@ std::string git_commit(const std::filesystem::path& dir);
 // "clean", "modified" (tracked files differ from the commit) or "unknown".
 std::string git_worktree_state(const std::filesystem::path& dir);
 
-// Now, as "2026-11-30T22:40:00Z".
-std::string utc_now();
-
 // A RunReport with its provenance filled in and no suites yet. `source_dir` is where to ask git.
 RunReport new_run_report(const std::filesystem::path& source_dir);
 

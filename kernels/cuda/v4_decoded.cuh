@@ -1,9 +1,9 @@
 // v4's fast path: operands decoded once per stage (not once per output and pass), then the T-FDPA
 // block of kernels/arith evaluated on the decoded operands with arith's own pieces (add_term,
 // round_to, decode, to_output). Only the common case is taken here: finite operands and addend, and
-// not every term zero. A step that meets anything else (NaN, Inf, an all-zero block) returns false
-// and v4 runs arith::emu_step on the raw bits instead, so the rare rules live in one place.
-// Used only for blocks whose operand significands fit 12 bits (16-bit, tf32 and FP8 formats) and
+// not every term zero. An output whose step meets anything else (NaN, Inf, an all-zero block) is
+// marked rare and v4 runs arith::emu_step on the raw bits for it, so the rare rules live in one place.
+// Used only for single-block instructions (k == L) whose operand significands fit 12 bits (16-bit, tf32 and FP8 formats) and
 // instructions that are not lowered; the host checks both before it picks a kernel with this path.
 #pragma once
 #include <cstdint>
@@ -60,79 +60,6 @@ __device__ __forceinline__ void add_term32(int32_t& sum, bool neg, uint32_t sig,
   sum += neg ? -static_cast<int32_t>(t) : static_cast<int32_t>(t);
 }
 
-// Pass 2 of a block: the exact sum of the truncated terms and the addend, as a sign and magnitude.
-template <class Sum>
-__device__ __forceinline__ uint64_t block_sum(const arith::BlockParams& bp, const uint32_t* a, const uint32_t* b,
-                                              int b_stride, int start, int n, int pf, int emax, const arith::Value& c,
-                                              int c_frac_bits, bool& neg) {
-  Sum sum = 0;
-  for (int i = start; i < start + n; ++i) {
-    const uint32_t wa = a[i], wb = b[i * b_stride];
-    const int pe = packed_exp(wa) + packed_exp(wb);
-    if (pe < kZeroLimit) continue;
-    const uint32_t sig = (wa & 0xFFFu) * (wb & 0xFFFu);
-    const bool term_neg = ((wa ^ wb) >> 15) & 1u;
-    if constexpr (sizeof(Sum) == 4)
-      add_term32(sum, term_neg, sig, pe, pf, emax, bp);
-    else
-      arith::add_term(sum, term_neg, sig, pe, pf, emax, bp);
-  }
-  if (c.cls != arith::Cls::zero) {
-    if constexpr (sizeof(Sum) == 4)
-      add_term32(sum, c.neg, c.sig, c.exp, c_frac_bits, emax, bp);
-    else
-      arith::add_term(sum, c.neg, c.sig, c.exp, c_frac_bits, emax, bp);
-  }
-  neg = sum < 0;
-  const int64_t wide = sum;
-  return neg ? uint64_t{0} - static_cast<uint64_t>(wide) : static_cast<uint64_t>(wide);
-}
-
-// One instruction step of output (row, col) from decoded operands: a[i] along the row, b[i * b_stride]
-// down the column. On success writes the step's D to acc; false (acc untouched) for the rare cases.
-__device__ __forceinline__ bool decoded_step(const arith::OpParams& p, const uint32_t* a, const uint32_t* b,
-                                             int b_stride, uint32_t& acc) {
-  const arith::InstrParams& ip = p.instr;
-  const arith::BlockParams& bp = ip.block;
-  const int pf = ip.a.man_bits + ip.b.man_bits;
-  const int zero_exp = bp.has_zero_product_exp ? bp.zero_product_exp : kNoExp;
-  const arith::FmtParams* acc_fmt = &ip.c;
-  uint32_t x = acc;
-  for (int start = 0; start < ip.k; start += bp.L) {
-    const int n = arith::imin(bp.L, ip.k - start);
-    const arith::Value c = arith::decode(*acc_fmt, x);
-    if (c.cls == arith::Cls::nan || c.cls == arith::Cls::inf) return false;
-    // Pass 1: emax (zero products at the profile's fixed exponent), and the largest exponent sum.
-    int emax = kNoExp, ereal = kNoExp;
-    for (int i = start; i < start + n; ++i) {
-      const int pe = packed_exp(a[i]) + packed_exp(b[i * b_stride]);
-      ereal = arith::imax(ereal, pe);
-      emax = arith::imax(emax, pe < kZeroLimit ? zero_exp : pe);
-    }
-    if (ereal > kSpecialLimit) return false;  // a NaN or Inf operand
-    if (c.cls == arith::Cls::zero) {
-      if (ereal < kZeroLimit) return false;  // every term zero: the signed-zero rule
-      emax = arith::imax(emax, zero_exp);
-    } else {
-      emax = arith::imax(emax, c.exp);
-    }
-    // Pass 2: the exact sum of the truncated terms, by arith's own add_term (or its 32-bit twin where
-    // the sum fits 32 bits; with constant params the choice folds away).
-    bool neg;
-    const uint64_t mag = arith::block_sum_bits(bp.L, bp.F) <= 30
-                             ? block_sum<int32_t>(bp, a, b, b_stride, start, n, pf, emax, c, acc_fmt->man_bits, neg)
-                             : block_sum<int64_t>(bp, a, b, b_stride, start, n, pf, emax, c, acc_fmt->man_bits, neg);
-    const uint32_t r = arith::round_to(bp.result, neg, mag, emax - bp.F, bp.round_nearest, bp.rz_overflow_to_inf);
-    x = r == arith::zero_bits(bp.result, true) ? arith::zero_bits(bp.result, false) : r;
-    acc_fmt = &bp.result;
-  }
-  acc = arith::to_output(*acc_fmt, x, ip.d);
-  return true;
-}
-
-}  // namespace mmaemu::kernels::v4
-
-namespace mmaemu::kernels::v4 {
 
 template <class Sum>
 __device__ __forceinline__ void add_any(Sum& sum, bool neg, uint32_t sig, int exp, int frac_bits, int emax,
@@ -143,8 +70,8 @@ __device__ __forceinline__ void add_any(Sum& sum, bool neg, uint32_t sig, int ex
     arith::add_term(sum, neg, sig, exp, frac_bits, emax, bp);
 }
 
-// Pass 2 of decoded_tile_step for the outputs not marked rare: the block's sum, the addend, the
-// rounding and D's format, as decoded_step computes them.
+// Pass 2 of decoded_tile_step for the outputs not marked rare: the exact sum of the truncated terms
+// by arith's own add_term (or its 32-bit twin), the addend, the rounding and D's format.
 template <class Sum, int R, int C>
 __device__ __forceinline__ void tile_sums(const arith::OpParams& p, const uint32_t* a, int a_row, const uint32_t* b,
                                           int b_col, int b_k, int pf, const int (&emax)[R][C],
@@ -180,11 +107,11 @@ __device__ __forceinline__ void tile_sums(const arith::OpParams& p, const uint32
     }
 }
 
-// decoded_step for a thread's R x C outputs at once, k outermost, so that each decoded operand is read
-// from shared memory once per pass for all the outputs that share it (not once per output). For an
-// instruction of one block (k == L); output (i, j) reads a[i * a_row + k] and b[j * b_col + k * b_k].
-// Each output's arithmetic is decoded_step's, reordered only across outputs. rare[i][j]: the step
-// was not taken (acc[i][j] untouched); the caller runs arith::emu_step for it.
+// One instruction step (one block: k == L) of a thread's R x C outputs from decoded operands, k
+// outermost, so that each decoded operand is read from shared memory once per pass for all the outputs
+// that share it; output (i, j) reads a[i * a_row + k] and b[j * b_col + k * b_k]. Per output this is
+// arith::block on the decoded operands. rare[i][j]: the step was not taken (acc[i][j] untouched) and
+// the caller runs arith::emu_step for it.
 template <int R, int C>
 __device__ __forceinline__ void decoded_tile_step(const arith::OpParams& p, const uint32_t* a, int a_row,
                                                   const uint32_t* b, int b_col, int b_k, uint32_t (&acc)[R][C],

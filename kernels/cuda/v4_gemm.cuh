@@ -65,7 +65,7 @@ __device__ inline void stage_segment(uint32_t* dst, const Operand* src, int vali
 }
 
 // The kernel body; p is g.params, or the same values as compile-time constants (see v4_params.cuh).
-// kDecoded: operands are also decoded once per stage and the steps run by decoded_step, falling back
+// kDecoded: operands are also decoded once per stage and the steps run by decoded_tile_step, falling back
 // to emu_step for the rare cases (v4_decoded.cuh).
 template <bool kDecoded, class Operand, class Acc>
 __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmArgs<Operand, Acc>& g) {
@@ -119,12 +119,19 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
 
       for (int ss = 0; ss < stage_steps && s0 + ss < g.steps; ++ss) {
         const int kb = ss * KI;
+        bool rare[kPer][kPer];
+        if constexpr (kDecoded) {
+          // The thread's 4 x 4 outputs together: each decoded operand read once for the four outputs
+          // that share it.
+          decoded_tile_step(p, &dA[ty][kb], kThreadsSide * (kStageK + 1), &dB[kb][tx], kThreadsSide, kTile, acc, rare);
+        } else {
+          for (int i = 0; i < kPer; ++i)
+            for (int j = 0; j < kPer; ++j) rare[i][j] = true;
+        }
         for (int i = 0; i < kPer; ++i)
           for (int j = 0; j < kPer; ++j) {
+            if (!rare[i][j]) continue;
             const int r = ty + kThreadsSide * i, c = tx + kThreadsSide * j;
-            if constexpr (kDecoded) {
-              if (decoded_step(p, &dA[r][kb], &dB[kb][c], kTile, acc[i][j])) continue;
-            }
             acc[i][j] = arith::emu_step(p, SmemLoad{&sA[r][kb], &sB[kb][c]}, acc[i][j]);
           }
         if (g.trace) {
@@ -153,6 +160,7 @@ template <class Operand, class Acc, class Spec>
 __global__ void __launch_bounds__(kThreadsSide* kThreadsSide) tiled_gemm(GemmArgs<Operand, Acc> g) {
   if constexpr (Spec::kFixed) {
     constexpr arith::OpParams kParams = Spec::params();
+    static_assert(!Spec::kDecoded || kParams.instr.k == kParams.instr.block.L, "the decoded path takes one block per step");
     tiled_body<Spec::kDecoded>(kParams, g);
   } else {
     tiled_body<false>(g.params, g);

@@ -5,6 +5,7 @@
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
+#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels {
 namespace {
@@ -24,13 +25,19 @@ class HostBackend final : public Backend {
     const GemmShape& s = pr.shape;
     const size_t steps = arith::gemm_steps(p, s.K);
     for (size_t t = 0; t < s.batch; ++t) {
-      const uint32_t* A = pr.A + t * s.M * s.K;
+      const uint32_t* A = MMAEMU_MUTANT(62) ? pr.A : pr.A + t * s.M * s.K;  // 62: every batch reads A of the first
       const uint32_t* B = pr.B + t * s.K * s.N;
       for (size_t m = 0; m < s.M; ++m)
         for (size_t n = 0; n < s.N; ++n) {
           const size_t o = (t * s.M + m) * s.N + n;
           uint32_t* trace = pr.trace ? pr.trace + o * steps : nullptr;
-          pr.D[o] = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
+          if (MMAEMU_MUTANT(61)) {  // B read as column-major (stride 1 along K)
+            pr.D[o] = arith::emu_gemm_element(p, A + m * s.K, 1, B + n * s.K, 1, s.K, pr.C[o], trace, 1);
+          } else if (MMAEMU_MUTANT(94)) {  // identity control
+            pr.D[o] = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
+          } else {
+            pr.D[o] = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
+          }
         }
     }
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;

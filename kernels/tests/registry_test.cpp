@@ -64,6 +64,28 @@ TEST(Registry, NamedBackendOrReason) {
   EXPECT_NE(unknown.declined[0].second.find("reference"), std::string::npos);  // lists what exists
 }
 
+TEST(Registry, ABackendThatDeclinesIsNeverChosen) {
+  // An exact model (96 fraction bits) needs sums wider than the kernels' 64-bit adders: "host" (and
+  // every GPU rung) declines it, so that `auto` must fall through to the reference, and naming "host"
+  // must give its reason and no backend, on every build (with or without CUDA).
+  ref::InstructionModel exact = hopper_fp16();
+  exact.block.frac_bits = 96;
+  const GemmShape s{1, 16, 8, 16};
+  ASSERT_TRUE(host_backend().declines(exact, s, false).has_value());
+
+  const LadderChoice automatic = choose_backend("auto", exact, s, false);
+  ASSERT_NE(automatic.chosen, nullptr);
+  EXPECT_EQ(automatic.chosen, &reference_backend());
+  ASSERT_FALSE(automatic.declined.empty());
+  EXPECT_EQ(automatic.declined.back().first, "host");
+
+  const LadderChoice named = choose_backend("host", exact, s, false);
+  EXPECT_EQ(named.chosen, nullptr);
+  ASSERT_EQ(named.declined.size(), 1u);
+  EXPECT_EQ(named.declined[0].first, "host");
+  EXPECT_FALSE(named.declined[0].second.empty());
+}
+
 TEST(Registry, EveryAcceptingBackendGivesTheReferenceBits) {
   const ref::InstructionModel& m = hopper_fp16();
   const GemmShape s{2, 3, 5, 37};

@@ -132,3 +132,35 @@ TEST(Gemm, ChainsInstructionsAlongKWithZeroPadding) {
       EXPECT_EQ(D[r * N + n], acc);
     }
 }
+
+TEST(Model, ZeroProductsAlignAtTheProfilesFixedExponent) {
+  // Hopper bf16: a zero product (or a zero c) counts as a term of exponent -133 when the block finds
+  // its largest exponent, so that with F = 25 the terms are truncated at 2^-158 even when every
+  // non-zero product is smaller. Products 2^-148 and -1.5 * 2^-159: the latter is 0.75 of a unit at
+  // 2^-158 and is truncated away, leaving 2^-148 (fp32 subnormal 0x00000002). Without the fixed
+  // exponent (or with it one lower) the small term would survive and RZ would give 0x00000001.
+  const auto& m = lookup(Arch::sm90, "mma.m16n8k16.f32.bf16.bf16.f32");
+  ASSERT_EQ(m.block.zero_product_exp, -133);
+  std::vector<uint32_t> a(16, 0x0000), b(16, 0x0000);
+  a[0] = 0x1A80, b[0] = 0x1A80;  // 2^-74 * 2^-74
+  a[1] = 0x97C0, b[1] = 0x1800;  // -1.5 * 2^-80 * 2^-79
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0), 0x00000002u);
+}
+
+TEST(Model, AnAllZeroBlockIsNegativeOnlyWhenEveryTermIsMinusZero) {
+  const auto& m = lookup(Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32");
+  std::vector<uint32_t> a(16, 0x8000), b(16, kZero16);  // every product -0
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0x80000000), 0x80000000u);
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0x00000000), 0x00000000u);
+  b[5] = 0x8000;  // one product +0
+  EXPECT_EQ(dot(m, a.data(), b.data(), 0x80000000), 0x00000000u);
+}
+
+TEST(Gemm, PaddingPastKIsPlusZero) {
+  // K = 1: the step's other 15 products are padding, +0 * +0 = +0, so a -0 product and a -0 c give +0.
+  const auto& m = lookup(Arch::sm80, "mma.m16n8k16.f32.f16.f16.f32");
+  const uint32_t A[1] = {0x8000}, B[1] = {kZero16}, C[1] = {0x80000000};
+  uint32_t D[1] = {};
+  gemm(m, 1, 1, 1, A, B, C, D);
+  EXPECT_EQ(D[0], 0x00000000u);
+}

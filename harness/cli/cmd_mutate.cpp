@@ -1,0 +1,63 @@
+// `mmaemu mutate T4.yaml`: a mutation campaign (tier T4): baseline, every mutant in child processes,
+// the kill matrix and the mutation score.
+#include <unistd.h>
+
+#include <climits>
+#include <iostream>
+
+#include "../core/errors.hpp"
+#include "../mutate/campaign.hpp"
+#include "commands.hpp"
+
+#ifndef MMAEMU_BUILD_DIR
+#define MMAEMU_BUILD_DIR "."
+#endif
+
+namespace mmaemu::cli {
+namespace {
+
+// {mmaemu} in the tests' commands: this very program, wherever it was started from.
+std::string own_path(const char* fallback) {
+  char buf[PATH_MAX];
+  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
+  if (n <= 0) return fallback;
+  return std::string(buf, static_cast<size_t>(n));
+}
+
+}  // namespace
+
+void add_mutate(CLI::App& app, int& status) {
+  auto* cmd = app.add_subcommand(
+      "mutate", "Mutation campaign (T4): kill matrix and score; exit 0 as expected, 1 a mutant survived, 2 bad input");
+  auto opts = std::make_shared<mutate::MutateOptions>();
+  auto file = std::make_shared<std::string>();
+  auto report_dir = std::make_shared<std::string>("reports");
+  auto baseline = std::make_shared<std::string>();
+  opts->build = MMAEMU_BUILD_DIR;
+  cmd->add_option("tier", *file, "T4 tier file (YAML)")->required();
+  cmd->add_flag("--resume", opts->resume, "Keep the journal's results for unchanged mutants and tests");
+  cmd->add_option("--jobs", opts->jobs, "Mutants run in parallel (default: the tier file's)")->check(CLI::Range(1, 256));
+  cmd->add_option("--only", opts->only, "Run only these mutants (ids or names)");
+  cmd->add_option("--baseline", *baseline, "A committed kill matrix (JSON) to compare with");
+  cmd->add_option("--report-dir", *report_dir, "Where reports, logs and the journal go (default: reports)");
+  cmd->add_option("--build-dir", opts->build, "What {build} stands for in test commands (default: this build)");
+  cmd->add_flag("--fast", opts->fast, "Stop a mutant's tests at its first kill (the kill matrix is then partial)");
+  cmd->add_flag("--quiet", opts->quiet, "No progress output");
+  cmd->callback([opts, file, report_dir, baseline, &status] {
+    opts->tier_file = *file;
+    opts->report_dir = *report_dir;
+    opts->baseline = *baseline;
+    opts->mmaemu = own_path("mmaemu");
+    try {
+      status = mutate::run_mutation_campaign(*opts);
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::runtime_error& e) {
+      // Reports or the journal could not be written: the campaign cannot be trusted.
+      std::cerr << "mmaemu: error: " << e.what() << "\n";
+      status = kExitBadInput;
+    }
+  });
+}
+
+}  // namespace mmaemu::cli

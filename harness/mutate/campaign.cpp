@@ -1,0 +1,265 @@
+#include "campaign.hpp"
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <chrono>
+#include <fstream>
+#include <iostream>
+#include <map>
+#include <mutex>
+#include <optional>
+#include <sstream>
+#include <thread>
+
+#include "../core/errors.hpp"
+#include "../core/host_info.hpp"
+#include "../core/sha256.hpp"
+#include "../tiers/run_info.hpp"
+#include "baseline_diff.hpp"
+#include "campaign_output.hpp"
+#include "catalogue.hpp"
+#include "journal.hpp"
+#include "run_tests.hpp"
+
+namespace mmaemu::mutate {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Set by SIGINT / SIGTERM: running children are killed, finished mutants stay in the journal.
+std::atomic<bool> g_stop{false};
+extern "C" void on_interrupt(int) { g_stop.store(true); }
+
+// Installs the interrupt handlers for the campaign's lifetime and restores the old ones after.
+class InterruptGuard {
+ public:
+  InterruptGuard() {
+    g_stop.store(false);
+    struct sigaction sa {};
+    sa.sa_handler = on_interrupt;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int_);
+    sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~InterruptGuard() {
+    sigaction(SIGINT, &old_int_, nullptr);
+    sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+// A baseline that never ends would hang the campaign: it gets a generous limit of its own.
+constexpr double kBaselineLimitSeconds = 1800;
+
+std::string digest(const std::string& text) { return sha256_hex(text).substr(0, 16); }
+
+std::vector<Mutant> select_mutants(const std::vector<Mutant>& catalogue, const CampaignSpec& c,
+                                   const std::vector<std::string>& only) {
+  std::vector<Mutant> picked;
+  for (const Mutant& m : catalogue)
+    if (std::find(c.catalogue_tiers.begin(), c.catalogue_tiers.end(), m.tier) != c.catalogue_tiers.end())
+      picked.push_back(m);
+  if (only.empty()) return picked;
+  std::vector<Mutant> chosen;
+  for (const std::string& want : only) {
+    const auto it = std::find_if(picked.begin(), picked.end(), [&](const Mutant& m) {
+      return std::to_string(m.id) == want || "M" + std::to_string(m.id) == want || m.name == want;
+    });
+    if (it == picked.end())
+      throw InputError("", "--only " + want + ": no mutant of tiers selected by " + c.file.string() + " has that id or name");
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const Mutant& m) { return m.id == it->id; })) chosen.push_back(*it);
+  }
+  return chosen;
+}
+
+KillMatrix load_baseline(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError(file.string(), "cannot open the baseline kill matrix");
+  std::stringstream text;
+  text << in.rdbuf();
+  return kill_matrix_from_json(text.str(), file.string());
+}
+
+// Runs the tests with no mutant active. Returns the cells; prints every failure.
+std::vector<TestCell> run_baseline(TestRunSetup setup, bool& interrupted) {
+  setup.timeout_seconds.assign(setup.campaign->tests.size(), kBaselineLimitSeconds);
+  setup.stop_at_first_kill = false;
+  return run_tests(setup, 0, g_stop, interrupted);
+}
+
+}  // namespace
+
+int run_mutation_campaign(const MutateOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  const CampaignSpec campaign = load_campaign(options.tier_file);
+  const std::vector<Mutant> catalogue = load_catalogue(campaign.catalogue);
+  const std::vector<Mutant> mutants = select_mutants(catalogue, campaign, options.only);
+  std::optional<KillMatrix> baseline;
+  if (!options.baseline.empty()) baseline = load_baseline(options.baseline);
+  const unsigned jobs = options.jobs ? options.jobs : campaign.jobs;
+  const bool progress_on = !options.quiet && ::isatty(STDERR_FILENO);
+  const std::string stem = campaign.tier;
+  const fs::path report_dir = fs::absolute(options.report_dir);
+  const fs::path log_root = report_dir / (stem + "-logs");
+  const fs::path scratch_root = report_dir / (stem + "-scratch");
+  InterruptGuard interrupt_guard;
+
+  TestRunSetup setup;
+  setup.campaign = &campaign;
+  setup.mmaemu = options.mmaemu;
+  setup.build = options.build;
+  setup.report_dir = report_dir;
+  setup.stop_at_first_kill = options.fast;
+
+  // The baseline: every test must pass with no mutant active.
+  if (progress_on) std::cerr << "[" << stem << "] baseline: " << campaign.tests.size() << " tests ..." << std::flush;
+  TestRunSetup base_setup = setup;
+  base_setup.log_dir = log_root / "baseline";
+  base_setup.scratch_dir = scratch_root / "baseline";
+  bool interrupted = false;
+  const std::vector<TestCell> base = run_baseline(base_setup, interrupted);
+  if (progress_on) std::cerr << "\n";
+  if (interrupted) {
+    std::cerr << "mmaemu: interrupted during the baseline\n";
+    return kExitBadInput;
+  }
+  bool base_ok = true;
+  for (const TestCell& c : base) {
+    if (c.outcome == TestOutcome::passed) continue;
+    base_ok = false;
+    std::cerr << "mmaemu: baseline test " << c.test << ": " << to_string(c.outcome);
+    if (c.outcome == TestOutcome::failed) std::cerr << " (exit " << c.exit_code << ")";
+    if (c.outcome == TestOutcome::crash) std::cerr << " (" << c.signal << ")";
+    if (!c.error.empty()) std::cerr << " (" << c.error << ")";
+    std::cerr << "; log: " << (report_dir / c.log).string() << "\n";
+  }
+  if (!base_ok) {
+    std::cerr << "mmaemu: " << kBaselineFails << "\n";
+    return kExitBadInput;
+  }
+
+  KillMatrix matrix;
+  matrix.tier = campaign.tier;
+  matrix.catalogue = campaign.catalogue.lexically_relative(campaign.workdir).string();
+  matrix.commit = git_commit(campaign.workdir);
+  matrix.started = utc_now_iso8601();
+  matrix.planned = mutants.size();
+  if (baseline) matrix.baseline_file = options.baseline.string();
+  for (size_t i = 0; i < campaign.tests.size(); ++i) {
+    TestInfo info;
+    info.name = campaign.tests[i].name;
+    info.command = campaign.tests[i].argv;
+    info.baseline_seconds = base[i].seconds;
+    info.timeout_seconds = campaign.timeout.seconds_for(base[i].seconds);
+    setup.timeout_seconds.push_back(info.timeout_seconds);
+    matrix.tests.push_back(std::move(info));
+  }
+
+  // The journal: results of an earlier run are kept for unchanged entries and tests (--resume).
+  const std::string tests_digest = digest(campaign.tests_fingerprint());
+  std::map<int, std::string> entry_digests;
+  for (const Mutant& m : mutants) entry_digests[m.id] = digest(m.fingerprint());
+  Journal journal(report_dir / (stem + ".journal.jsonl"), !options.resume);
+  std::vector<const Mutant*> pending;
+  if (options.resume) {
+    const auto done = journal.finished(entry_digests, tests_digest);
+    for (const Mutant& m : mutants) {
+      const auto it = done.find(m.id);
+      if (it == done.end()) {
+        pending.push_back(&m);
+      } else {
+        MutantResult r = it->second;
+        r.mutant = m;  // the catalogue's justification may have been reworded
+        matrix.mutants.push_back(std::move(r));
+      }
+    }
+    if (!options.quiet && !matrix.mutants.empty())
+      std::cerr << "[" << stem << "] resuming: " << matrix.mutants.size() << " of " << mutants.size()
+                << " mutants already judged\n";
+  } else {
+    for (const Mutant& m : mutants) pending.push_back(&m);
+  }
+
+  std::mutex mutex;
+  std::atomic<size_t> next{0};
+  Progress progress(stem, mutants.size(), progress_on);
+  auto sort_results = [&] {
+    std::sort(matrix.mutants.begin(), matrix.mutants.end(),
+              [](const MutantResult& a, const MutantResult& b) { return a.mutant.id < b.mutant.id; });
+  };
+  sort_results();
+  write_reports(matrix, report_dir, stem);
+  progress.update(matrix.mutants.size());
+  bool stopped = false;
+  std::exception_ptr failure;  // the first error of a worker, rethrown once every worker has ended
+  auto work = [&] {
+    for (;;) {
+      const size_t i = next.fetch_add(1);
+      if (i >= pending.size() || g_stop.load()) return;
+      const Mutant& m = *pending[i];
+      TestRunSetup s = setup;
+      s.log_dir = log_root / (std::to_string(m.id) + "-" + m.name);
+      s.scratch_dir = scratch_root / std::to_string(m.id);
+      bool cut = false;
+      std::vector<TestCell> cells = run_tests(s, m.id, g_stop, cut);
+      std::lock_guard<std::mutex> lock(mutex);
+      if (cut) {
+        stopped = true;
+        return;
+      }
+      MutantResult r = judge(m, std::move(cells));
+      journal.append(r, entry_digests.at(m.id), tests_digest);
+      matrix.mutants.push_back(std::move(r));
+      sort_results();
+      write_reports(matrix, report_dir, stem);
+      progress.update(matrix.mutants.size());
+    }
+  };
+  auto worker = [&] {
+    try {
+      work();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (!failure) failure = std::current_exception();
+      g_stop.store(true);  // the other workers kill their children and end
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned j = 0; j < std::max(1u, std::min<unsigned>(jobs, static_cast<unsigned>(pending.size()))); ++j)
+    pool.emplace_back(worker);
+  for (std::thread& t : pool) t.join();
+  progress.finish();
+  if (failure) std::rethrow_exception(failure);
+  std::error_code ec;
+  fs::remove_all(scratch_root, ec);
+  if (stopped || g_stop.load()) {
+    write_reports(matrix, report_dir, stem);
+    std::cerr << "mmaemu: interrupted: " << matrix.mutants.size() << " of " << mutants.size()
+              << " mutants judged; `--resume` continues from there\n";
+    return kExitBadInput;
+  }
+
+  bool regression = false;
+  if (baseline) {
+    for (const BaselineChange& c : compare_with_baseline(*baseline, matrix, !options.fast, options.only.empty())) {
+      matrix.baseline_changes.push_back(c.text);
+      regression |= c.regression;
+    }
+  }
+  write_reports(matrix, report_dir, stem);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  std::cout << verdict_table(matrix, seconds, jobs);
+  if (!options.quiet) std::cerr << "reports: " << (report_dir / stem).string() << ".{json,md}\n";
+  const bool problem = std::any_of(matrix.mutants.begin(), matrix.mutants.end(),
+                                   [](const MutantResult& r) { return is_problem(r.outcome); });
+  return problem || regression ? kExitCheckFailed : kExitOk;
+}
+
+}  // namespace mmaemu::mutate

@@ -1,0 +1,34 @@
+// The whole of `mmaemu mutate`: loads the T4 tier file and the catalogue, runs the baseline (no
+// mutant active; every test must pass, and its times set the timeouts), then every selected mutant
+// with its tests in child processes, `jobs` mutants at a time; appends each result to the journal
+// and rewrites the reports after every mutant; compares with a committed kill matrix; prints the
+// verdict table.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mmaemu::mutate {
+
+struct MutateOptions {
+  std::filesystem::path tier_file;
+  bool resume = false;                  // reuse the journal's results for unchanged entries and tests
+  unsigned jobs = 0;                    // 0: the tier file's
+  std::vector<std::string> only;        // mutant ids or names; empty: every mutant of the selected tiers
+  std::filesystem::path baseline;       // a committed kill matrix (JSON); empty: none
+  std::filesystem::path report_dir = "reports";
+  bool fast = false;                    // stop a mutant's tests at its first kill
+  bool quiet = false;                   // no progress on stderr
+  std::string mmaemu;                   // {mmaemu}: the path of the running program
+  std::string build;                    // {build}: the build directory
+};
+
+// Exit status: 0 every mutant had its expected outcome (and none regressed against the baseline);
+// 1 a mutant expected killed survived, an identity control or an "equivalent" mutant was killed, a
+// test could not be started, or a mutant killed in the baseline survives now; 2 unusable input (a
+// bad tier file or catalogue, a baseline that fails, an unreadable --baseline, an interrupted run).
+int run_mutation_campaign(const MutateOptions& options);
+
+inline constexpr const char* kBaselineFails = "baseline fails: the tests must pass before mutants can be judged";
+
+}  // namespace mmaemu::mutate

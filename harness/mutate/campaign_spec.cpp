@@ -1,0 +1,142 @@
+#include "campaign_spec.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "../core/errors.hpp"
+#include "../tiers/tier_schema.hpp"
+
+namespace mmaemu::mutate {
+namespace {
+
+const Schema& campaign_schema() {
+  static const Schema s = {
+      required_key("tier", ValueType::string),
+      optional_key("description", ValueType::string),
+      required_key("catalogue", ValueType::file).described_as("mutant catalogue"),
+      required_key("catalogue_tiers", ValueType::string_list),
+      optional_key("workdir", ValueType::directory).described_as("working directory"),
+      optional_key("jobs", ValueType::integer),
+      optional_key("timeout", ValueType::mapping),
+      required_key("tests", ValueType::sequence),
+  };
+  return s;
+}
+
+const Schema& timeout_schema() {
+  static const Schema s = {
+      optional_key("factor", ValueType::integer),
+      optional_key("slack_seconds", ValueType::integer),
+      optional_key("min_seconds", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& test_schema() {
+  static const Schema s = {
+      required_key("name", ValueType::string),
+      required_key("command", ValueType::string_list),
+  };
+  return s;
+}
+
+void check_name(const SchemaValue& v, const std::string& what) {
+  const bool ok = std::all_of(v.text.begin(), v.text.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' || c == '_' || c == '.';
+  });
+  if (!ok || v.text == "." || v.text == "..")
+    throw InputError(v.where, what + " '" + v.text + "' may hold only letters, digits, '-', '_' and '.'");
+}
+
+}  // namespace
+
+double TimeoutRule::seconds_for(double baseline_seconds) const {
+  return std::max(min_seconds, factor * baseline_seconds + slack_seconds);
+}
+
+std::string CampaignSpec::tests_fingerprint() const {
+  std::string s;
+  for (const TestCommand& t : tests) {
+    s += t.name + '\x1e';
+    for (const std::string& a : t.argv) s += a + '\x1f';
+  }
+  return s;
+}
+
+CampaignSpec load_campaign(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  const std::filesystem::path base = path.parent_path();
+  const YAML::Node root = load_yaml_file(path);
+  const SchemaValues v = check_mapping(root, file, campaign_schema(), "T4 tier file", base);
+  CampaignSpec c;
+  c.file = path;
+  check_name(v.at("tier"), "tier name");
+  c.tier = v.at("tier").text;
+  if (v.count("description")) c.description = v.at("description").text;
+  require_present(v.at("catalogue"));
+  c.catalogue = v.at("catalogue").path;
+  c.catalogue_tiers = v.at("catalogue_tiers").list;
+  if (c.catalogue_tiers.empty()) throw InputError(v.at("catalogue_tiers").where, "'catalogue_tiers' must name a tier (cpu, gpu)");
+  for (const std::string& t : c.catalogue_tiers)
+    if (t != "cpu" && t != "gpu")
+      throw InputError(v.at("catalogue_tiers").where, "'catalogue_tiers' holds '" + t + "'; allowed: cpu, gpu");
+  if (v.count("workdir")) {
+    require_present(v.at("workdir"));
+    c.workdir = v.at("workdir").path;
+  } else {
+    c.workdir = base.empty() ? std::filesystem::path(".") : base;
+  }
+  c.workdir = std::filesystem::absolute(c.workdir).lexically_normal();
+  if (!c.workdir.has_filename()) c.workdir = c.workdir.parent_path();  // "/repo/" -> "/repo"
+  if (v.count("jobs")) {
+    if (v.at("jobs").number == 0 || v.at("jobs").number > 256) throw InputError(v.at("jobs").where, "'jobs' must be from 1 to 256");
+    c.jobs = static_cast<unsigned>(v.at("jobs").number);
+  }
+  if (v.count("timeout")) {
+    const SchemaValues t = check_mapping(v.at("timeout").node, file, timeout_schema(), "timeout", base);
+    if (t.count("factor")) c.timeout.factor = static_cast<double>(t.at("factor").number);
+    if (t.count("slack_seconds")) c.timeout.slack_seconds = static_cast<double>(t.at("slack_seconds").number);
+    if (t.count("min_seconds")) c.timeout.min_seconds = static_cast<double>(t.at("min_seconds").number);
+    if (c.timeout.factor < 1) throw InputError(t.at("factor").where, "'factor' must be at least 1");
+  }
+  std::set<std::string> names;
+  for (const YAML::Node& entry : v.at("tests").node) {
+    const SchemaValues tv = check_mapping(entry, file, test_schema(), "test", base);
+    TestCommand t;
+    t.where = where(file, entry);
+    check_name(tv.at("name"), "test name");
+    t.name = tv.at("name").text;
+    t.argv = tv.at("command").list;
+    if (t.argv.empty() || t.argv.front().empty()) throw InputError(tv.at("command").where, "'command' must name a program");
+    if (!names.insert(t.name).second) throw InputError(tv.at("name").where, "test name '" + t.name + "' is used twice");
+    expand(t, Placeholders{"m", "b", "s"});  // rejects unknown placeholders now, before anything runs
+    c.tests.push_back(std::move(t));
+  }
+  if (c.tests.empty()) throw InputError(v.at("tests").where, "a T4 tier needs at least one test");
+  return c;
+}
+
+std::vector<std::string> expand(const TestCommand& test, const Placeholders& p) {
+  std::vector<std::string> out;
+  for (const std::string& arg : test.argv) {
+    std::string s;
+    for (size_t i = 0; i < arg.size();) {
+      if (arg[i] != '{') {
+        s += arg[i++];
+        continue;
+      }
+      const size_t close = arg.find('}', i);
+      if (close == std::string::npos) throw InputError(test.where, "unclosed '{' in argument '" + arg + "'");
+      const std::string key = arg.substr(i + 1, close - i - 1);
+      if (key == "mmaemu") s += p.mmaemu;
+      else if (key == "build") s += p.build;
+      else if (key == "scratch") s += p.scratch;
+      else throw InputError(test.where, "unknown placeholder {" + key + "} in '" + arg + "'; known: {mmaemu}, {build}, {scratch}");
+      i = close + 1;
+    }
+    out.push_back(std::move(s));
+  }
+  return out;
+}
+
+}  // namespace mmaemu::mutate

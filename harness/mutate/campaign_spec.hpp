@@ -1,0 +1,69 @@
+// T4 tier files: a mutation campaign. Which catalogue, which of its tiers, the tests that must kill
+// the mutants (each a command run as a child process; a non-zero exit kills), and how long a test
+// may take before it counts as hung.
+//   tier: T4-cpu
+//   description: ...
+//   catalogue: ../mutants/catalogue.yaml   # relative to this file
+//   catalogue_tiers: [cpu]                 # which entries of the catalogue run (their `tier`)
+//   workdir: ..                            # the commands' working directory (default: this file's folder)
+//   jobs: 2                                # mutants run in parallel (--jobs overrides)
+//   timeout:                               # per test: max(min_seconds, factor x baseline + slack_seconds)
+//     factor: 3
+//     slack_seconds: 2
+//     min_seconds: 5
+//   tests:
+//     - name: T2
+//       command: ["{mmaemu}", run, tiers/T2.yaml, --quiet, --report-dir, "{scratch}"]
+// Placeholders in a command: {mmaemu} the running mmaemu program, {build} the build directory,
+// {scratch} an empty directory of the test's own (for its reports).
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mmaemu::mutate {
+
+struct TestCommand {
+  std::string name;                // letters, digits, '-', '_', '.'; names the log file
+  std::vector<std::string> argv;   // as written, placeholders unexpanded
+  std::string where;               // "file:line:column" of the entry
+};
+
+struct TimeoutRule {
+  double factor = 3;
+  double slack_seconds = 2;
+  double min_seconds = 5;
+  double seconds_for(double baseline_seconds) const;
+};
+
+struct CampaignSpec {
+  std::string tier;                     // "T4-cpu"
+  std::string description;
+  std::filesystem::path file;
+  std::filesystem::path catalogue;      // resolved against the tier file's folder
+  std::vector<std::string> catalogue_tiers;
+  std::filesystem::path workdir;        // resolved
+  unsigned jobs = 1;
+  TimeoutRule timeout;
+  std::vector<TestCommand> tests;
+
+  // The test list in one string, for the journal: results recorded for other tests are not reused.
+  std::string tests_fingerprint() const;
+};
+
+// Loads and schema-checks a T4 tier file. Throws InputError at "file:line:column" for an unknown,
+// missing or mistyped key, a test name used twice, an empty command, an absent catalogue or workdir.
+CampaignSpec load_campaign(const std::filesystem::path& file);
+
+// Where placeholders point, for one test run.
+struct Placeholders {
+  std::string mmaemu;
+  std::string build;
+  std::string scratch;
+};
+
+// The command with {mmaemu}, {build} and {scratch} replaced. Throws InputError at the test's
+// position for an unknown placeholder.
+std::vector<std::string> expand(const TestCommand& test, const Placeholders& p);
+
+}  // namespace mmaemu::mutate

@@ -1,0 +1,81 @@
+#include "catalogue.hpp"
+
+#include <map>
+
+#include "../core/errors.hpp"
+#include "../tiers/tier_schema.hpp"
+
+namespace mmaemu::mutate {
+namespace {
+
+const Schema& entry_schema() {
+  static const Schema s = {
+      required_key("id", ValueType::integer),
+      required_key("name", ValueType::string),
+      required_key("target", ValueType::string),
+      required_key("fault", ValueType::string),
+      required_key("expect", ValueType::string).one_of({"killed", "equivalent", "identity"}),
+      optional_key("justification", ValueType::string),
+      required_key("tier", ValueType::string).one_of({"cpu", "gpu"}),
+  };
+  return s;
+}
+
+Expectation parse_expectation(const std::string& s) {
+  if (s == "equivalent") return Expectation::equivalent;
+  if (s == "identity") return Expectation::identity;
+  return Expectation::killed;
+}
+
+}  // namespace
+
+const char* to_string(Expectation e) {
+  switch (e) {
+    case Expectation::killed: return "killed";
+    case Expectation::equivalent: return "equivalent";
+    case Expectation::identity: return "identity";
+  }
+  return "?";
+}
+
+std::string Mutant::fingerprint() const {
+  // Unit separators keep "a|b" + "c" apart from "a" + "b|c".
+  const char sep = '\x1f';
+  return std::to_string(id) + sep + name + sep + target + sep + fault + sep + to_string(expect) + sep + tier;
+}
+
+std::vector<Mutant> load_catalogue(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  const YAML::Node root = load_yaml_file(path);
+  const Schema top_schema = {required_key("mutants", ValueType::sequence)};
+  const SchemaValues top = check_mapping(root, file, top_schema, "mutant catalogue", path.parent_path());
+  std::vector<Mutant> mutants;
+  std::map<int, std::string> ids;
+  std::map<std::string, std::string> names;
+  for (const YAML::Node& entry : top.at("mutants").node) {
+    const SchemaValues v = check_mapping(entry, file, entry_schema(), "mutant", path.parent_path());
+    Mutant m;
+    m.where = where(file, entry);
+    const SchemaValue& id = v.at("id");
+    if (id.number == 0 || id.number > 1000000) throw InputError(id.where, "'id' must be a whole number from 1 to 1000000");
+    m.id = static_cast<int>(id.number);
+    m.name = v.at("name").text;
+    m.target = v.at("target").text;
+    m.fault = v.at("fault").text;
+    m.expect = parse_expectation(v.at("expect").text);
+    m.tier = v.at("tier").text;
+    if (v.count("justification")) m.justification = v.at("justification").text;
+    if (m.expect != Expectation::killed && m.justification.empty())
+      throw InputError(v.at("expect").where, "a mutant expected " + std::string(to_string(m.expect)) +
+                                                 " needs a 'justification' (why it cannot be told apart)");
+    if (!ids.emplace(m.id, m.where).second)
+      throw InputError(id.where, "mutant id " + std::to_string(m.id) + " is used twice (first at " + ids[m.id] + ")");
+    if (!names.emplace(m.name, m.where).second)
+      throw InputError(v.at("name").where, "mutant name '" + m.name + "' is used twice (first at " + names[m.name] + ")");
+    mutants.push_back(std::move(m));
+  }
+  if (mutants.empty()) throw InputError(top.at("mutants").where, "the catalogue lists no mutants");
+  return mutants;
+}
+
+}  // namespace mmaemu::mutate

@@ -1,0 +1,42 @@
+// The mutant catalogue (mutants/catalogue.yaml): one entry per mutant compiled into the reference or
+// the kernels behind MMAEMU_MUTANT(id) (mutants/switch.hpp).
+//   mutants:
+//     - id: 12                       # the number the code's MMAEMU_MUTANT(12) uses; unique, > 0
+//       name: ref-round-nearest      # short, unique
+//       target: reference/src/tfdpa.cpp:fused_sum   # file:function
+//       fault: "block result rounded to nearest even instead of toward zero"
+//       expect: killed               # killed | equivalent | identity
+//       justification: "..."         # required for equivalent and identity
+//       tier: cpu                    # cpu (run-time switch) | gpu (compile-time variant)
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mmaemu::mutate {
+
+enum class Expectation { killed, equivalent, identity };
+
+struct Mutant {
+  int id = 0;
+  std::string name;
+  std::string target;
+  std::string fault;
+  Expectation expect = Expectation::killed;
+  std::string justification;
+  std::string tier;   // "cpu" | "gpu"
+  std::string where;  // "file:line:column" of the entry
+
+  // The entry's content in one string: a journal entry recorded for another text of the entry is
+  // not reused on --resume.
+  std::string fingerprint() const;
+};
+
+const char* to_string(Expectation e);
+
+// Loads and checks the catalogue. Throws InputError at "file:line:column" for an unknown or missing
+// key, an id or name used twice, an id that is not a whole number > 0, or an equivalent / identity
+// entry without a justification. Entries keep the file's order.
+std::vector<Mutant> load_catalogue(const std::filesystem::path& file);
+
+}  // namespace mmaemu::mutate

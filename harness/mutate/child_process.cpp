@@ -1,0 +1,155 @@
+#include "child_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <cstring>
+#include <thread>
+
+extern char** environ;
+
+namespace mmaemu::mutate {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// The environment of the child: ours, with MMAEMU_MUTANT set to the mutant or removed.
+std::vector<std::string> child_environment(int mutant) {
+  std::vector<std::string> env;
+  for (char** e = environ; *e; ++e)
+    if (std::strncmp(*e, "MMAEMU_MUTANT=", 14) != 0) env.emplace_back(*e);
+  if (mutant != 0) env.push_back("MMAEMU_MUTANT=" + std::to_string(mutant));
+  return env;
+}
+
+// The program to exec: a path with a '/' is taken relative to the working directory; a bare name is
+// looked up on PATH. Resolved before fork, because the child may only make async-signal-safe calls.
+std::string resolve_program(const std::string& name, const std::filesystem::path& workdir) {
+  namespace fs = std::filesystem;
+  if (name.find('/') != std::string::npos) {
+    const fs::path p = fs::path(name).is_absolute() ? fs::path(name) : workdir / name;
+    return ::access(p.c_str(), X_OK) == 0 ? p.string() : "";
+  }
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "/usr/bin:/bin";
+  size_t start = 0;
+  while (start <= dirs.size()) {
+    const size_t end = std::min(dirs.find(':', start), dirs.size());
+    const fs::path candidate = fs::path(dirs.substr(start, end - start).empty() ? "." : dirs.substr(start, end - start)) / name;
+    if (::access(candidate.c_str(), X_OK) == 0) return candidate.string();
+    start = end + 1;
+  }
+  return "";
+}
+
+std::vector<char*> pointers(std::vector<std::string>& strings) {
+  std::vector<char*> p;
+  for (std::string& s : strings) p.push_back(s.data());
+  p.push_back(nullptr);
+  return p;
+}
+
+}  // namespace
+
+std::string signal_name(int signal) {
+  switch (signal) {
+    case SIGSEGV: return "SIGSEGV";
+    case SIGABRT: return "SIGABRT";
+    case SIGBUS: return "SIGBUS";
+    case SIGFPE: return "SIGFPE";
+    case SIGILL: return "SIGILL";
+    case SIGKILL: return "SIGKILL";
+    case SIGTERM: return "SIGTERM";
+    case SIGINT: return "SIGINT";
+    case SIGTRAP: return "SIGTRAP";
+    case SIGPIPE: return "SIGPIPE";
+    case SIGSYS: return "SIGSYS";
+    case SIGXCPU: return "SIGXCPU";
+    default: return "signal " + std::to_string(signal);
+  }
+}
+
+ChildResult run_child(const ChildRequest& request, const std::atomic<bool>& stop) {
+  ChildResult r;
+  if (request.argv.empty()) {
+    r.error = "empty command";
+    return r;
+  }
+  const std::string program = resolve_program(request.argv.front(), request.workdir);
+  if (program.empty()) {
+    r.error = "program not found or not executable: " + request.argv.front();
+    return r;
+  }
+  std::vector<std::string> args = request.argv;
+  std::vector<std::string> env = child_environment(request.mutant);
+  std::vector<char*> argv = pointers(args);
+  std::vector<char*> envp = pointers(env);
+  // O_CLOEXEC: a log opened by one job's thread must not leak into another job's child.
+  const int log = ::open(request.log.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (log < 0) {
+    r.error = "cannot open log " + request.log.string() + ": " + std::strerror(errno);
+    return r;
+  }
+  const std::string workdir = request.workdir.string();
+
+  const auto started = Clock::now();
+  const pid_t pid = ::fork();
+  if (pid < 0) {
+    ::close(log);
+    r.error = std::string("fork failed: ") + std::strerror(errno);
+    return r;
+  }
+  if (pid == 0) {
+    // Child: only async-signal-safe calls until exec. Its own process group, so that a timeout can
+    // kill it and everything it started at once.
+    ::setpgid(0, 0);
+    if (::chdir(workdir.c_str()) != 0) ::_exit(126);
+    const int devnull = ::open("/dev/null", O_RDONLY);
+    if (devnull >= 0) ::dup2(devnull, STDIN_FILENO);
+    ::dup2(log, STDOUT_FILENO);
+    ::dup2(log, STDERR_FILENO);
+    ::execve(program.c_str(), argv.data(), envp.data());
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);  // also here, so that the group exists before any kill below
+  ::close(log);
+
+  const bool limited = request.timeout_seconds > 0;
+  const auto deadline = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(request.timeout_seconds));
+  int status = 0;
+  for (;;) {
+    const pid_t done = ::waitpid(pid, &status, WNOHANG);
+    if (done == pid) break;
+    if (done < 0 && errno != EINTR) {
+      r.error = std::string("waitpid failed: ") + std::strerror(errno);
+      break;
+    }
+    const bool late = limited && Clock::now() >= deadline;
+    if (late || stop.load()) {
+      ::kill(-pid, SIGKILL);
+      while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+      }
+      r.end = late ? ChildResult::End::timed_out : ChildResult::End::interrupted;
+      r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+      return r;
+    }
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  // Whatever the test left running in its group goes too.
+  ::kill(-pid, SIGKILL);
+  r.seconds = std::chrono::duration<double>(Clock::now() - started).count();
+  if (WIFEXITED(status)) {
+    r.end = ChildResult::End::exited;
+    r.exit_code = WEXITSTATUS(status);
+  } else if (WIFSIGNALED(status)) {
+    r.end = ChildResult::End::signalled;
+    r.signal = WTERMSIG(status);
+  }
+  return r;
+}
+
+}  // namespace mmaemu::mutate

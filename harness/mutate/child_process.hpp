@@ -1,0 +1,35 @@
+// Runs one test command as a child process in a process group of its own, with its output in a log
+// file and a time limit: on timeout (or when the campaign is interrupted) the whole group is killed,
+// so a hanging mutant, and whatever it started, never outlives its limit.
+#pragma once
+#include <atomic>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mmaemu::mutate {
+
+struct ChildResult {
+  enum class End { exited, signalled, timed_out, interrupted, not_started };
+  End end = End::not_started;
+  int exit_code = 0;   // exited
+  int signal = 0;      // signalled
+  double seconds = 0;
+  std::string error;   // not_started: why (program not found, ...)
+};
+
+struct ChildRequest {
+  std::vector<std::string> argv;       // argv[0]: a path (relative to `workdir`) or a name on PATH
+  std::filesystem::path workdir;
+  std::filesystem::path log;           // stdout and stderr go here (truncated first)
+  int mutant = 0;                      // MMAEMU_MUTANT=mutant in the environment; 0: the variable unset
+  double timeout_seconds = 0;          // 0: none
+};
+
+// Runs the request to its end. `stop` set by another thread (an interrupt) kills the child.
+ChildResult run_child(const ChildRequest& request, const std::atomic<bool>& stop);
+
+// "SIGSEGV" for 11, "signal 64" for a number without a name.
+std::string signal_name(int signal);
+
+}  // namespace mmaemu::mutate
