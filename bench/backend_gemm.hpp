@@ -14,13 +14,18 @@ class L2Flusher;
 
 struct BackendTiming {
   std::optional<std::string> declined;  // the backend's reason, or "not built" (no samples then)
+  std::optional<double> over_budget;    // the estimate (s) of the whole case that exceeded the budget
   std::vector<double> samples_ms;
+  double wall_seconds = 0;              // wall time of every run done (copies and checks included)
+  int runs = 0;                         // how many runs that was
 };
 
-// Warm-up runs, then `samples` timed runs, each after an L2 flush. Throws kernels::KernelError or
-// GpuError when a run fails (a failure is reported as an error, never as a measurement).
+// Warm-up runs, then `samples` timed runs, each after an L2 flush. With `max_seconds`, the first run's
+// wall time times (warmup + samples) estimates the case; over the budget, the case stops there
+// (over_budget, no samples). Throws kernels::KernelError or GpuError when a run fails (a failure is
+// reported as an error, never as a measurement).
 BackendTiming time_backend(const std::string& backend_name, const ref::InstructionModel& model,
                            const kernels::GemmShape& shape, const HostOperands& ops, int warmup, int samples,
-                           L2Flusher& flusher);
+                           L2Flusher& flusher, std::optional<double> max_seconds = std::nullopt);
 
 }  // namespace mmaemu::bench

@@ -1,5 +1,7 @@
 #include "gemm_bench.hpp"
 
+#include <cstdio>
+
 #include "../harness/core/errors.hpp"
 #include "backend_gemm.hpp"
 #include "cublaslt_gemm.hpp"
@@ -31,6 +33,8 @@ void validate(const GemmBenchOptions& o) {
   if (o.shapes.empty()) throw InputError("--shape", "no shape given");
   if (o.formats.empty()) throw InputError("--format", "no format given");
   if (!(o.bandwidth_tbs > 0)) throw InputError("--bandwidth-tbs", "must be positive");
+  for (const auto& [backend, seconds] : o.max_case_seconds)
+    if (!(seconds > 0)) throw InputError("max_case_seconds", backend + ": must be positive");
   // Every (arch, family, format) must name an instruction before any GPU time is spent.
   for (auto f : o.formats) bench_model(o.arch, o.family, f);
 }
@@ -56,10 +60,20 @@ class Bench {
       row.instruction = std::string(ref::arch_name(o_.arch)) + " " + model.instr.name;
       row.timed_via = kTimedViaBackend;
       try {
-        BackendTiming t = time_backend(name, model, shape, ops, o_.warmup, o_.samples, flusher_);
+        const std::optional<double> budget = budget_of(name);
+        if (const auto estimate = estimated_seconds(name, format, shape); budget && estimate && *estimate > *budget) {
+          skip_over_budget(row, *estimate, *budget);
+          r_.rows.push_back(std::move(row));
+          continue;
+        }
+        BackendTiming t = time_backend(name, model, shape, ops, o_.warmup, o_.samples, flusher_, budget);
+        row.wall_seconds = t.wall_seconds;
+        if (t.runs > 0) note_pace(name, format, shape, t.wall_seconds / t.runs);
         if (t.declined) {
           row.status = "declined";
           row.reason = *t.declined;
+        } else if (t.over_budget) {
+          skip_over_budget(row, *t.over_budget, *budget);
         } else {
           fill_measurement(row, std::move(t.samples_ms));
           const Engine engine = name == "tc" ? Engine::tensor_cores : Engine::cuda_cores;
@@ -79,6 +93,33 @@ class Bench {
   }
 
  private:
+  std::optional<double> budget_of(const std::string& backend) const {
+    const auto it = o_.max_case_seconds.find(backend);
+    return it == o_.max_case_seconds.end() ? std::nullopt : std::optional<double>(it->second);
+  }
+
+  // Wall seconds per MAC of one run, from the largest case of this backend and format run so far.
+  void note_pace(const std::string& backend, ref::FormatId format, const kernels::GemmShape& shape, double run_s) {
+    Pace& p = pace_[{backend, format}];
+    if (macs_of(shape) >= p.macs) p = Pace{macs_of(shape), run_s / macs_of(shape)};
+  }
+
+  // The whole case (warm-up and samples) at that pace; nullopt before any run of the pair. Only a
+  // case larger than the pace's own is estimated: fixed costs make small cases slower per MAC.
+  std::optional<double> estimated_seconds(const std::string& backend, ref::FormatId format,
+                                          const kernels::GemmShape& shape) const {
+    const auto it = pace_.find({backend, format});
+    if (it == pace_.end() || macs_of(shape) < it->second.macs) return std::nullopt;
+    return it->second.seconds_per_mac * macs_of(shape) * (o_.warmup + o_.samples);
+  }
+
+  static void skip_over_budget(BenchRow& row, double estimate, double budget) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "over the tier's budget (estimate %.1f s > %.0f s)", estimate, budget);
+    row.status = "skipped";
+    row.reason = buf;
+  }
+
   void say(const std::string& s) const {
     if (progress_) progress_(s);
   }
@@ -130,6 +171,10 @@ class Bench {
   const std::function<void(const std::string&)>& progress_;
   GemmBenchResult& r_;
   L2Flusher flusher_;
+  struct Pace {
+    double macs = 0, seconds_per_mac = 0;
+  };
+  std::map<std::pair<std::string, ref::FormatId>, Pace> pace_;
 };
 
 }  // namespace

@@ -3,6 +3,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <optional>
 #include <string>
 #include <utility>
@@ -30,6 +31,11 @@ struct GemmBenchOptions {
   int device = 0;
   std::string commit;                               // recorded as given; empty: the configured commit
   std::string command;                              // the command line, recorded
+  // Wall seconds one backend case may take, warm-up and samples together, per backend name (absent:
+  // no limit). A case estimated over it is skipped with its estimate, never silently dropped: the
+  // estimate is the wall time per MAC of the largest case of that backend and format measured so
+  // far (shapes are best given small to large), or else of the case's first run.
+  std::map<std::string, double> max_case_seconds;
 };
 
 inline constexpr const char* kNativeName = "cublaslt";
@@ -41,11 +47,12 @@ struct BenchRow {
   std::string instruction;  // the emulated instruction (emulation rows) or the native types
   std::string backend;      // "v1", "v4", "tc", kNativeName, kNativeFastName
   bool native = false;
-  std::string status;       // "measured", "declined" (with reason), "error" (with reason)
+  std::string status;       // "measured", "declined" (with reason), "skipped" (over the budget), "error"
   std::string reason;
   std::string timed_via;    // what the samples are
   std::string algorithm;    // native: cuBLASLt's algorithm
   std::vector<double> samples_ms;
+  double wall_seconds = 0;  // emulation rows: wall time of the case's runs (copies and checks included)
   std::optional<SampleStats> ms, tmacs;
   std::optional<double> native_tmacs, native_fast_tmacs;  // emulation rows: the native medians
   std::optional<double> ratio, ratio_fast;                // median / native median

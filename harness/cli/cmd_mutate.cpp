@@ -43,7 +43,12 @@ void add_mutate(CLI::App& app, int& status) {
   cmd->add_option("--build-dir", opts->build, "What {build} stands for in test commands (default: this build)");
   cmd->add_flag("--fast", opts->fast, "Stop a mutant's tests at its first kill (the kill matrix is then partial)");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
-  cmd->callback([opts, file, report_dir, baseline, &status] {
+  auto no_build = std::make_shared<bool>(false);
+  cmd->add_flag("--no-build", *no_build,
+                "Take the tier's compile-time variants as already built (exit 2 naming a missing one)");
+  cmd->add_flag("--ctest", opts->ctest, "Exit 77 (a CTest skip) when the tier needs a device this machine lacks");
+  cmd->callback([opts, file, report_dir, baseline, no_build, &status] {
+    opts->build_variants = !*no_build;
     opts->tier_file = *file;
     opts->report_dir = *report_dir;
     opts->baseline = *baseline;

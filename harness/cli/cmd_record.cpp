@@ -4,6 +4,7 @@
 #include "../core/errors.hpp"
 #include "commands.hpp"
 #ifdef MMAEMU_HAVE_CUDA
+#include "../cublaslt/lt_record.hpp"
 #include "../record/recorder.hpp"
 #endif
 
@@ -22,9 +23,26 @@ void add_record(CLI::App& app, int& status) {
   cmd->add_option("--tiles-per-family", *tiles, "Tiles per input family (0: at least 50,000 outputs per instruction)");
   cmd->add_option("--instr", *instrs, "Record only these instructions (repeatable)");
   cmd->add_option("--device", *device, "CUDA device index");
+  auto lt_plan = std::make_shared<std::string>();
+  auto store_up_to = std::make_shared<size_t>(0);
+  cmd->add_option("--cublaslt", *lt_plan, "Record cuBLASLt matmul calls as this plan (YAML) lists them, instead of instructions")
+      ->check(CLI::ExistingFile);
+  cmd->add_option("--store-operands-up-to", *store_up_to,
+                  "With --cublaslt: store the operands of calls whose A, B and C hold at most this many elements");
   cmd->add_option("--commit", *commit, "Commit to record in the manifest (default: the one this binary was built from)");
   cmd->callback([=, &status] {
 #ifdef MMAEMU_HAVE_CUDA
+    if (!lt_plan->empty()) {
+      lt::LtRecordOptions lo;
+      lo.plan = *lt_plan;
+      lo.out_dir = *out;
+      lo.device = *device;
+      lo.store_operands_up_to = *store_up_to;
+      lo.commit = *commit;
+      lo.command_line = "mmaemu record --cublaslt " + *lt_plan + " --out " + *out;
+      status = lt::record_cublaslt(lo);
+      return;
+    }
     RecordOptions o;
     o.out_dir = *out;
     o.seed = *seed;

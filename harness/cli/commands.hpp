@@ -12,5 +12,6 @@ void add_gemm(CLI::App& app, int& status);
 void add_run(CLI::App& app, int& status);
 void add_record(CLI::App& app, int& status);
 void add_mutate(CLI::App& app, int& status);
+void add_bench(CLI::App& app, int& status);
 
 }  // namespace mmaemu::cli

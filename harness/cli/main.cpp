@@ -18,6 +18,7 @@ int main(int argc, char** argv) {
   mmaemu::cli::add_run(app, status);
   mmaemu::cli::add_record(app, status);
   mmaemu::cli::add_mutate(app, status);
+  mmaemu::cli::add_bench(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -18,12 +18,14 @@
 #include "../core/errors.hpp"
 #include "../core/host_info.hpp"
 #include "../core/sha256.hpp"
+#include "../tiers/kernel_conformance_plan.hpp"
 #include "../tiers/run_info.hpp"
 #include "baseline_diff.hpp"
 #include "campaign_output.hpp"
 #include "catalogue.hpp"
 #include "journal.hpp"
 #include "run_tests.hpp"
+#include "variants.hpp"
 
 namespace mmaemu::mutate {
 namespace {
@@ -109,7 +111,26 @@ int run_mutation_campaign(const MutateOptions& options) {
   const fs::path report_dir = fs::absolute(options.report_dir);
   const fs::path log_root = report_dir / (stem + "-logs");
   const fs::path scratch_root = report_dir / (stem + "-scratch");
+
+  // A GPU campaign without a GPU: nothing is built or run (CI has a compiler but no device).
+  if (campaign.needs_gpu) {
+    const auto why = options.gpu_unavailable ? options.gpu_unavailable() : tiers::gpu_unavailable_reason();
+    if (why) {
+      const std::string what = campaign.file.string() + " needs a CUDA device (" + *why + ")";
+      std::cerr << (options.ctest ? "[" + stem + "] skipped: " : "mmaemu: error: ") << what << "\n";
+      return options.ctest ? kExitSkipped : kExitBadInput;
+    }
+  }
   InterruptGuard interrupt_guard;
+
+  // Compile-time variants first: a mutant whose program cannot be had fails the campaign before the
+  // baseline spends any time.
+  VariantSetup variant_setup;
+  variant_setup.build_dir = options.build;
+  variant_setup.log_dir = log_root / "build";
+  variant_setup.build = options.build_variants;
+  variant_setup.progress = progress_on;
+  const std::map<int, std::string> variant_programs = prepare_variants(campaign, mutants, variant_setup, g_stop);
 
   TestRunSetup setup;
   setup.campaign = &campaign;
@@ -205,6 +226,7 @@ int run_mutation_campaign(const MutateOptions& options) {
       if (i >= pending.size() || g_stop.load()) return;
       const Mutant& m = *pending[i];
       TestRunSetup s = setup;
+      if (!variant_programs.empty()) s.mmaemu = variant_programs.at(m.id);  // {mmaemu}: the mutant's variant
       s.log_dir = log_root / (std::to_string(m.id) + "-" + m.name);
       s.scratch_dir = scratch_root / std::to_string(m.id);
       bool cut = false;

@@ -5,6 +5,8 @@
 // verdict table.
 #pragma once
 #include <filesystem>
+#include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,12 +23,20 @@ struct MutateOptions {
   bool quiet = false;                   // no progress on stderr
   std::string mmaemu;                   // {mmaemu}: the path of the running program
   std::string build;                    // {build}: the build directory
+  bool build_variants = true;           // false (--no-build): compile-time variants must exist already
+  bool ctest = false;                   // a campaign skipped for want of a device exits 77 (not 2)
+  // Why no CUDA device can be used here, or nullopt; empty: ask the CUDA runtime.
+  std::function<std::optional<std::string>()> gpu_unavailable;
 };
+
+inline constexpr int kExitSkipped = 77;  // CTest's skip (SKIP_RETURN_CODE)
 
 // Exit status: 0 every mutant had its expected outcome (and none regressed against the baseline);
 // 1 a mutant expected killed survived, an identity control or an "equivalent" mutant was killed, a
 // test could not be started, or a mutant killed in the baseline survives now; 2 unusable input (a
-// bad tier file or catalogue, a baseline that fails, an unreadable --baseline, an interrupted run).
+// bad tier file or catalogue, a baseline that fails, an unreadable --baseline, an interrupted run, a
+// variant that does not build or is missing under --no-build, a `device: gpu` tier without a CUDA
+// device; that last one is 77 under --ctest, checked before anything is built or run).
 int run_mutation_campaign(const MutateOptions& options);
 
 inline constexpr const char* kBaselineFails = "baseline fails: the tests must pass before mutants can be judged";

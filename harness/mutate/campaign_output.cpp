@@ -46,8 +46,8 @@ std::string verdict_table(const KillMatrix& m, double seconds, unsigned jobs) {
   return out.str();
 }
 
-Progress::Progress(std::string label, size_t total, bool enabled)
-    : label_(std::move(label)), total_(total), enabled_(enabled) {}
+Progress::Progress(std::string label, size_t total, bool enabled, std::string unit)
+    : label_(std::move(label)), total_(total), unit_(std::move(unit)), enabled_(enabled) {}
 
 void Progress::update(size_t done) {
   if (!enabled_) return;
@@ -60,10 +60,10 @@ void Progress::update(size_t done) {
   char buf[160];
   if (fresh > 0 && elapsed > 0) {
     const double rate = static_cast<double>(fresh) / elapsed;
-    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu mutants, %.2f/s, ~%.0f s left   ", label_.c_str(), done, total_, rate,
+    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu %s, %.2f/s, ~%.0f s left   ", label_.c_str(), done, total_, unit_.c_str(), rate,
                   static_cast<double>(total_ - done) / rate);
   } else {
-    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu mutants   ", label_.c_str(), done, total_);
+    std::snprintf(buf, sizeof buf, "\r[%s] %zu/%zu %s   ", label_.c_str(), done, total_, unit_.c_str());
   }
   std::cerr << buf << std::flush;
 }

@@ -18,13 +18,15 @@ std::string verdict_table(const KillMatrix& m, double seconds, unsigned jobs);
 
 class Progress {
  public:
-  Progress(std::string label, size_t total, bool enabled);
+  // `unit`: what is counted ("mutants", "variants built").
+  Progress(std::string label, size_t total, bool enabled, std::string unit = "mutants");
   void update(size_t done);  // "\r[T4-cpu] 12/50 mutants, 0.4/s, ~95 s left"
   void finish();
 
  private:
   std::string label_;
   size_t total_;
+  std::string unit_;
   bool enabled_;
   std::chrono::steady_clock::time_point started_ = std::chrono::steady_clock::now();
   size_t first_done_ = static_cast<size_t>(-1);

@@ -19,6 +19,16 @@ const Schema& campaign_schema() {
       optional_key("jobs", ValueType::integer),
       optional_key("timeout", ValueType::mapping),
       required_key("tests", ValueType::sequence),
+      optional_key("device", ValueType::string).one_of({"cpu", "gpu"}),
+      optional_key("variants", ValueType::mapping),
+  };
+  return s;
+}
+
+const Schema& variants_schema() {
+  static const Schema s = {
+      required_key("build", ValueType::string_list),
+      required_key("program", ValueType::string),
   };
   return s;
 }
@@ -39,6 +49,33 @@ const Schema& test_schema() {
   };
   return s;
 }
+
+using Values = std::vector<std::pair<std::string, std::string>>;
+
+// `arg` with every {key} of `values` replaced; `known` names them in the error for any other.
+std::string expand_arg(const std::string& arg, const Values& values, const std::string& where) {
+  std::string s;
+  for (size_t i = 0; i < arg.size();) {
+    if (arg[i] != '{') {
+      s += arg[i++];
+      continue;
+    }
+    const size_t close = arg.find('}', i);
+    if (close == std::string::npos) throw InputError(where, "unclosed '{' in argument '" + arg + "'");
+    const std::string key = arg.substr(i + 1, close - i - 1);
+    const auto it = std::find_if(values.begin(), values.end(), [&](const auto& kv) { return kv.first == key; });
+    if (it == values.end()) {
+      std::string known;
+      for (const auto& kv : values) known += (known.empty() ? "{" : ", {") + kv.first + "}";
+      throw InputError(where, "unknown placeholder {" + key + "} in '" + arg + "'; known: " + known);
+    }
+    s += it->second;
+    i = close + 1;
+  }
+  return s;
+}
+
+Values variant_values(const std::string& build, int id) { return {{"build", build}, {"id", std::to_string(id)}}; }
 
 void check_name(const SchemaValue& v, const std::string& what) {
   const bool ok = std::all_of(v.text.begin(), v.text.end(), [](char c) {
@@ -113,30 +150,40 @@ CampaignSpec load_campaign(const std::filesystem::path& path) {
     c.tests.push_back(std::move(t));
   }
   if (c.tests.empty()) throw InputError(v.at("tests").where, "a T4 tier needs at least one test");
+  if (v.count("device")) c.needs_gpu = v.at("device").text == "gpu";
+  if (v.count("variants")) {
+    const SchemaValues vv = check_mapping(v.at("variants").node, file, variants_schema(), "variants", base);
+    VariantSpec spec;
+    spec.where = v.at("variants").where;
+    spec.build = vv.at("build").list;
+    spec.program = vv.at("program").text;
+    if (spec.build.empty() || spec.build.front().empty())
+      throw InputError(vv.at("build").where, "'build' must name a program");
+    if (spec.program.empty()) throw InputError(vv.at("program").where, "'program' must name the variant's path");
+    if (spec.program.find("{id}") == std::string::npos)
+      throw InputError(vv.at("program").where, "'program' must hold {id}: every mutant has its own variant");
+    for (const std::string& a : spec.build) expand_arg(a, variant_values("b", 1), vv.at("build").where);
+    expand_arg(spec.program, variant_values("b", 1), vv.at("program").where);
+    c.variants = std::move(spec);
+  }
   return c;
 }
 
 std::vector<std::string> expand(const TestCommand& test, const Placeholders& p) {
+  const Values values = {{"mmaemu", p.mmaemu}, {"build", p.build}, {"scratch", p.scratch}};
   std::vector<std::string> out;
-  for (const std::string& arg : test.argv) {
-    std::string s;
-    for (size_t i = 0; i < arg.size();) {
-      if (arg[i] != '{') {
-        s += arg[i++];
-        continue;
-      }
-      const size_t close = arg.find('}', i);
-      if (close == std::string::npos) throw InputError(test.where, "unclosed '{' in argument '" + arg + "'");
-      const std::string key = arg.substr(i + 1, close - i - 1);
-      if (key == "mmaemu") s += p.mmaemu;
-      else if (key == "build") s += p.build;
-      else if (key == "scratch") s += p.scratch;
-      else throw InputError(test.where, "unknown placeholder {" + key + "} in '" + arg + "'; known: {mmaemu}, {build}, {scratch}");
-      i = close + 1;
-    }
-    out.push_back(std::move(s));
-  }
+  for (const std::string& arg : test.argv) out.push_back(expand_arg(arg, values, test.where));
   return out;
+}
+
+std::vector<std::string> expand_build(const VariantSpec& v, const std::string& build, int id) {
+  std::vector<std::string> out;
+  for (const std::string& arg : v.build) out.push_back(expand_arg(arg, variant_values(build, id), v.where));
+  return out;
+}
+
+std::string expand_program(const VariantSpec& v, const std::string& build, int id) {
+  return expand_arg(v.program, variant_values(build, id), v.where);
 }
 
 }  // namespace mmaemu::mutate

@@ -11,13 +11,21 @@
 //     factor: 3
 //     slack_seconds: 2
 //     min_seconds: 5
+//   device: gpu                            # optional: the campaign needs a CUDA device; without one it is
+//                                          # skipped (exit 77 under --ctest) before anything is built
+//   variants:                              # optional: each mutant runs its own compile-time variant
+//     build: [cmake, --build, "{build}", --target, "mmaemu-mutant-{id}"]   # makes one variant
+//     program: "{build}/harness/cli/mmaemu-mutant-{id}"                     # where it is then
 //   tests:
 //     - name: T2
 //       command: ["{mmaemu}", run, tiers/T2.yaml, --quiet, --report-dir, "{scratch}"]
-// Placeholders in a command: {mmaemu} the running mmaemu program, {build} the build directory,
-// {scratch} an empty directory of the test's own (for its reports).
+// Placeholders in a command: {mmaemu} the running mmaemu program (with `variants`, a mutant's own
+// variant program; the baseline runs the running program), {build} the build directory, {scratch}
+// an empty directory of the test's own (for its reports). In `variants`: {build} and {id} (the
+// mutant's id); a relative program is relative to the working directory.
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -36,6 +44,14 @@ struct TimeoutRule {
   double seconds_for(double baseline_seconds) const;
 };
 
+// Compile-time variants: mutants that exist only in a program built for them (GPU device code,
+// where a run-time switch would distort the kernel; mutants/switch.hpp).
+struct VariantSpec {
+  std::vector<std::string> build;  // the command that builds one variant, placeholders unexpanded
+  std::string program;             // the variant program's path, placeholders unexpanded
+  std::string where;               // "file:line:column" of the `variants` entry
+};
+
 struct CampaignSpec {
   std::string tier;                     // "T4-cpu"
   std::string description;
@@ -46,6 +62,8 @@ struct CampaignSpec {
   unsigned jobs = 1;
   TimeoutRule timeout;
   std::vector<TestCommand> tests;
+  bool needs_gpu = false;                 // device: gpu
+  std::optional<VariantSpec> variants;
 
   // The test list in one string, for the journal: results recorded for other tests are not reused.
   std::string tests_fingerprint() const;
@@ -65,5 +83,9 @@ struct Placeholders {
 // The command with {mmaemu}, {build} and {scratch} replaced. Throws InputError at the test's
 // position for an unknown placeholder.
 std::vector<std::string> expand(const TestCommand& test, const Placeholders& p);
+
+// The variant's build command and program path for mutant `id`, with {build} and {id} replaced.
+std::vector<std::string> expand_build(const VariantSpec& v, const std::string& build, int id);
+std::string expand_program(const VariantSpec& v, const std::string& build, int id);
 
 }  // namespace mmaemu::mutate

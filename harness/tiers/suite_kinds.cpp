@@ -1,4 +1,6 @@
 // The registry of suite kinds. One line per kind; each kind lives in its own file.
+#include "cublaslt_parity.hpp"
+#include "cublaslt_replay.hpp"
 #include "external_replay.hpp"
 #include "fixture_replay.hpp"
 #include "kernel_conformance.hpp"
@@ -13,6 +15,8 @@ const std::vector<SuiteKind>& suite_kinds() {
       external_replay_kind(),
       kernel_conformance_kind(),
       native_parity_kind(),
+      cublaslt_replay_kind(),
+      cublaslt_parity_kind(),
   };
   return kinds;
 }

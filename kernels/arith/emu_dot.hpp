@@ -61,7 +61,7 @@ MMAEMU_HD void add_term(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_
     t = sig >> -shift;
     inexact = (t << -shift) != sig;
   }
-  if (MMAEMU_MUTANT(47)) {  // two's-complement truncation (toward -inf) whatever the profile says
+  if (MMAEMU_MUTANT(47) || MMAEMU_MUTANT(130)) {  // truncation toward -inf whatever the profile says (130: on the GPU)
     if (neg && inexact) ++t;
   } else if (MMAEMU_MUTANT(59)) {
     // the floor rule forgotten: every term truncated toward zero
@@ -162,7 +162,7 @@ template <class Load>
 MMAEMU_HD uint32_t block_chain(const InstrParams& ip, const Load& load, int n, uint32_t c) {
   const FmtParams* acc_fmt = &ip.c;
   uint32_t acc = c;
-  if (MMAEMU_MUTANT(48)) {  // one fraction bit fewer in every block
+  if (MMAEMU_MUTANT(48) || MMAEMU_MUTANT(131)) {  // one fraction bit fewer in every block (131: on the GPU)
     BlockParams narrower = ip.block;
     narrower.F -= 1;
     for (int start = 0; start < n; start += ip.block.L) {

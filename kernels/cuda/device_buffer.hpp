@@ -34,8 +34,10 @@ class DeviceBuffer {
   void upload(const T* host) {
     if (count_) cuda_check(cudaMemcpy(ptr_, host, count_ * sizeof(T), cudaMemcpyHostToDevice), "cudaMemcpy to device");
   }
-  void download(T* host) const {
-    if (count_) cuda_check(cudaMemcpy(host, ptr_, count_ * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
+  void download(T* host) const { download(host, 0, count_); }
+  // Elements [first, first + count) only.
+  void download(T* host, size_t first, size_t count) const {
+    if (count) cuda_check(cudaMemcpy(host, ptr_ + first, count * sizeof(T), cudaMemcpyDeviceToHost), "cudaMemcpy to host");
   }
   // Every byte set to `byte` (0xFF: the poison that no backend writes, see cuda_device.hpp).
   void fill_bytes(int byte) {

@@ -1,7 +1,8 @@
 // A GEMM problem's arrays on the device in their native widths (uint8 for FP8, uint16 for 16-bit
 // formats, uint32 for fp32 / tf32 patterns), as the v4 and tc kernels read and write them: the host's
 // 32-bit-widened arrays are narrowed on upload and widened back on download, and D and the trace are
-// poisoned before the run and checked after it (see cuda_device.hpp).
+// poisoned before the run and checked after it (see cuda_device.hpp). D is followed by a poisoned guard
+// of a tile's rows, checked too, so that a kernel writing past the end of D fails instead of passing.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -22,15 +23,19 @@ DeviceBuffer<T> upload_narrowed(const uint32_t* host, size_t count) {
   return dev;
 }
 
-// Downloads `dev` into the host's 32-bit array. An all-ones pattern of the native width is the poison
+// Downloads the first `count` elements of `dev` into the host's 32-bit array. An all-ones pattern of the native width is the poison
 // (never a result: NaN results are canonical, sign clear) and widens to kPoison for check_written.
 template <class T>
-void download_widened(const DeviceBuffer<T>& dev, uint32_t* host) {
-  std::vector<T> narrow(dev.size());
-  dev.download(narrow.data());
+void download_widened(const DeviceBuffer<T>& dev, uint32_t* host, size_t count) {
+  std::vector<T> narrow(count);
+  dev.download(narrow.data(), 0, count);
   for (size_t i = 0; i < narrow.size(); ++i)
     host[i] = narrow[i] == static_cast<T>(~T{0}) ? kPoison : static_cast<uint32_t>(narrow[i]);
 }
+
+// Rows of N elements after D that must keep the poison: a 64-row tile that ignores M can reach 63 rows
+// past the last one.
+inline constexpr size_t kGuardRows = 64;
 
 template <class Operand, class Acc>
 struct NativeGemmBuffers {
@@ -41,18 +46,25 @@ struct NativeGemmBuffers {
       : A(upload_narrowed<Operand>(p.A, a_count(p.shape))),
         B(upload_narrowed<Operand>(p.B, b_count(p.shape))),
         C(upload_narrowed<Acc>(p.C, c_count(p.shape))),
-        D(c_count(p.shape)),
+        D(c_count(p.shape) + kGuardRows * p.shape.N),
         trace(p.trace ? c_count(p.shape) * steps : 0) {
     D.fill_bytes(0xFF);
     trace.fill_bytes(0xFF);
   }
 
-  // D (and the trace) back to the host; KernelError for the first output the kernel left unwritten.
+  // D (and the trace) back to the host; KernelError for the first output the kernel left unwritten, or
+  // for a write past the end of D.
   void finish(const GemmProblem& p, size_t steps, const std::string& backend) const {
-    download_widened(D, p.D);
+    const size_t outputs = c_count(p.shape);
+    download_widened(D, p.D, outputs);
     check_written(p.D, p.shape, 1, (backend + ": output").c_str());
+    std::vector<Acc> guard(D.size() - outputs);
+    D.download(guard.data(), outputs, guard.size());
+    for (size_t i = 0; i < guard.size(); ++i)
+      if (guard[i] != static_cast<Acc>(~Acc{0}))
+        throw KernelError(backend + ": wrote past the end of D (" + std::to_string(i) + " elements after its last output)");
     if (p.trace) {
-      download_widened(trace, p.trace);
+      download_widened(trace, p.trace, trace.size());
       check_written(p.trace, p.shape, steps, (backend + ": trace of output").c_str());
     }
   }

@@ -9,6 +9,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
+#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels {
 namespace {
@@ -16,12 +17,30 @@ namespace {
 __global__ void v1_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint32_t* __restrict__ A,
                         const uint32_t* __restrict__ B, const uint32_t* __restrict__ C, uint32_t* __restrict__ D,
                         uint32_t* __restrict__ trace) {
-  const size_t total = s.batch * s.M * s.N;
-  for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < total; o += size_t{gridDim.x} * blockDim.x) {
+  // Mutant switches in device code are compile-time constants (mutants/switch.hpp): the kernel is the
+  // original one unless built as that mutant's own variant.
+  size_t total = s.batch * s.M * s.N, stride = size_t{gridDim.x} * blockDim.x;
+  if (MMAEMU_MUTANT(101)) {  // off by one: the last output is never computed
+    total -= 1;
+  }
+  if (MMAEMU_MUTANT(102)) {  // the grid-stride loop never advances: the kernel spins forever
+    stride = 0;
+  }
+  for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < total; o += stride) {
     const size_t n = o % s.N, m = (o / s.N) % s.M, t = o / (s.N * s.M);
     const uint32_t* a_row = A + (t * s.M + m) * s.K;
-    const uint32_t* b_col = B + t * s.K * s.N + n;
-    D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], trace ? trace + o * steps : nullptr, 1);
+    const uint32_t* b_col;
+    if (MMAEMU_MUTANT(100)) {  // B's batch stride lost: every batch entry reads entry 0's B
+      b_col = B + n;
+    } else {
+      b_col = B + t * s.K * s.N + n;
+    }
+    uint32_t* tr = trace ? trace + o * steps : nullptr;
+    if (MMAEMU_MUTANT(190)) {  // identity control: both branches the same
+      D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], tr, 1);
+    } else {
+      D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], tr, 1);
+    }
   }
 }
 

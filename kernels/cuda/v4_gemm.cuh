@@ -15,6 +15,7 @@
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/op_params.hpp"
 #include "kernels/cuda/v4_decoded.cuh"
+#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels::v4 {
 
@@ -97,7 +98,10 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
       // A: 64 rows x 32, in segments of kSeg elements.
       for (int seg = tid; seg < kTile * (kStageK / kSeg); seg += kThreadsSide * kThreadsSide) {
         const int r = seg / (kStageK / kSeg), c = seg % (kStageK / kSeg) * kSeg, m = m0 + r, kk = k0 + c;
-        const int valid = m < g.M ? g.K - kk : 0;
+        int valid = m < g.M ? g.K - kk : 0;
+        if (MMAEMU_MUTANT(111)) {  // the K tail dropped: a segment that runs past K is staged as zeros
+          if (valid < kSeg) valid = 0;
+        }
         stage_segment(&sA[r][c], A + static_cast<size_t>(m < g.M ? m : 0) * g.K + kk, valid);
       }
       // B: 32 rows x 64, in segments of kSeg elements along N.
@@ -106,9 +110,16 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
         const int valid = kk < g.K ? g.N - n : 0;
         stage_segment(&sB[r][c], B + static_cast<size_t>(kk < g.K ? kk : 0) * g.N + n, valid);
       }
-      __syncthreads();
+      if (MMAEMU_MUTANT(110)) {  // missing __syncthreads: the tiles are read before every thread staged them
+      } else {
+        __syncthreads();
+      }
       if constexpr (kDecoded) {
-        for (int e = tid; e < kTile * kStageK; e += kThreadsSide * kThreadsSide) {
+        int decode_end = kTile * kStageK;
+        if (MMAEMU_MUTANT(113)) {  // the decode-once cache keyed by the tile alone: later stages reuse stage 0's
+          if (s0 != 0) decode_end = 0;
+        }
+        for (int e = tid; e < decode_end; e += kThreadsSide * kThreadsSide) {
           const int r = e / kStageK, c = e % kStageK;  // A: 64 x 32
           dA[r][c] = pack_operand(p.instr.a, sA[r][c], p.instr.block);
           const int k = e / kTile, n = e % kTile;  // B: 32 x 64, consecutive threads on consecutive banks
@@ -145,10 +156,18 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
       }
     }
 
-    for (int i = 0; i < kPer; ++i)
+    int rows_stored = kPer;
+    if (MMAEMU_MUTANT(112)) {  // off by one in the tile's row loop: rows 48..63 of every tile never stored
+      rows_stored = kPer - 1;
+    }
+    for (int i = 0; i < rows_stored; ++i)
       for (int j = 0; j < kPer; ++j) {
         const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
-        if (m < g.M && n < g.N) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
+        bool inside = m < g.M && n < g.N;
+        if (MMAEMU_MUTANT(114)) {  // the row guard lost: rows past M of the last tile written beyond D's end
+          inside = n < g.N;
+        }
+        if (inside) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
       }
   }
 }

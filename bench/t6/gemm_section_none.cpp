@@ -1,0 +1,12 @@
+// The GPU part of T6 in a build without CUDA: it skips, saying why.
+#include "gemm_section.hpp"
+
+namespace mmaemu::t6 {
+
+GemmSectionResult run_gemm_section(const GemmSpec&, const std::string&, const bench::BenchProgress&) {
+  GemmSectionResult r;
+  r.skipped = "this build of mmaemu has no CUDA (the GEMM benchmark needs it)";
+  return r;
+}
+
+}  // namespace mmaemu::t6

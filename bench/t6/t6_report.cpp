@@ -1,0 +1,283 @@
+#include "t6_report.hpp"
+
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace mmaemu::t6 {
+namespace {
+
+using nlohmann::json;
+
+std::string num(const char* f, double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+// 12.3 M, 456 k: rates of the CPU sections.
+std::string si(double v) {
+  if (v >= 1e9) return num("%.2f G", v / 1e9);
+  if (v >= 1e6) return num("%.2f M", v / 1e6);
+  if (v >= 1e3) return num("%.1f k", v / 1e3);
+  return num("%.1f", v);
+}
+
+std::string cell(std::string s) {
+  for (auto& ch : s)
+    if (ch == '|' || ch == '\n') ch = ' ';
+  return s;
+}
+
+template <class T>
+json opt(const std::optional<T>& v) {
+  return v ? json(*v) : json(nullptr);
+}
+
+json reference_json(const bench::DotBenchResult& r) {
+  json rows = json::array();
+  for (const bench::DotRow& d : r.rows)
+    rows.push_back({{"key", d.key()},
+                    {"arch", d.arch},
+                    {"format", d.format},
+                    {"instruction", d.instruction},
+                    {"L", d.L},
+                    {"implementation", d.implementation},
+                    {"threads", d.threads},
+                    {"all_threads", d.all_threads},
+                    {"status", d.status},
+                    {"reason", d.reason},
+                    {"samples_per_second", d.samples},
+                    {"rate", d.rate ? stats_json(*d.rate) : json(nullptr)},
+                    {"float_rate", opt(d.float_rate)},
+                    {"share_of_float", opt(d.float_ratio)}});
+  return {{"what", "dot-product-adds per second: one T-FDPA block d = c + sum of L products; reference = the oracle "
+                   "(ref::dot_k), host = the kernels' arithmetic on the CPU (arith::block_chain), float = c + sum a*b "
+                   "in float over the same values; Google Benchmark, real time, all threads' blocks together"},
+          {"hardware_threads", r.hardware_threads},
+          {"rows", rows}};
+}
+
+json harness_json(const std::vector<bench::HarnessRow>& rows) {
+  json out = json::array();
+  for (const bench::HarnessRow& h : rows)
+    out.push_back({{"key", h.key()},
+                   {"tier_file", h.tier_file},
+                   {"suite", h.suite},
+                   {"status", h.status},
+                   {"reason", h.reason},
+                   {"compared_per_run", h.compared},
+                   {"seconds", h.seconds},
+                   {"samples_per_second", h.samples},
+                   {"rate", h.rate ? stats_json(*h.rate) : json(nullptr)}});
+  return {{"what", "cases (outputs and accumulators compared) per second of wall time of `mmaemu run TIER --suite S`: "
+                   "loading, generating, comparing and writing reports"},
+          {"rows", out}};
+}
+
+json baseline_json(const BaselineResult& b) {
+  json compared = json::array();
+  for (const Comparison& c : b.compared)
+    compared.push_back({{"key", c.key},
+                        {"before", stats_json(c.before)},
+                        {"now", stats_json(c.now)},
+                        {"ratio", c.ratio},
+                        {"regression", c.regression}});
+  return {{"file", b.file},
+          {"rule", "a regression: the p10-p90 bands of both runs do not overlap (new below) and the medians differ "
+                   "by more than min_drop_percent"},
+          {"min_drop_percent", b.min_drop_percent},
+          {"regressions", b.regressions()},
+          {"compared", compared},
+          {"not_measured_now", b.not_measured_now}};
+}
+
+const RateRow* find_row(const T6Result& r, const std::string& key) {
+  for (const RateRow& row : r.rows)
+    if (row.key == key) return &row;
+  return nullptr;
+}
+
+// The target, with what was measured beside it; empty when the row was not part of the run.
+std::string reference_headline(const T6Result& r) {
+  const RateRow* ref = find_row(r, kReferenceTargetKey);
+  if (!ref || !ref->rate) return "";
+  std::string s = "reference, Hopper fp16 (L=16), one thread: " + si(ref->rate->median) + " dot-product-adds/s (target " +
+                  si(kReferenceTarget) + ": " + (ref->rate->median >= kReferenceTarget ? "reached" : "not reached") +
+                  "; measured, not asserted)";
+  if (const RateRow* host = find_row(r, "dot/sm90/fp16/host/t1"); host && host->rate)
+    s += "; host " + si(host->rate->median);
+  if (const RateRow* f = find_row(r, "dot/float/L16/t1"); f && f->rate) s += "; float loop " + si(f->rate->median);
+  return s;
+}
+
+struct SectionCounts {
+  size_t measured = 0, skipped = 0, errors = 0, regressions = 0;
+};
+
+std::map<std::string, SectionCounts> counts(const T6Result& r) {
+  std::map<std::string, SectionCounts> c;
+  for (const RateRow& row : r.rows) {
+    SectionCounts& s = c[row.section];
+    if (row.rate) ++s.measured;
+    else if (row.status == "error") ++s.errors;
+    else ++s.skipped;
+  }
+  if (r.baseline) {
+    std::map<std::string, std::string> section_of;
+    for (const RateRow& row : r.rows) section_of[row.key] = row.section;
+    for (const Comparison& cmp : r.baseline->compared)
+      if (cmp.regression) ++c[section_of[cmp.key]].regressions;
+  }
+  return c;
+}
+
+std::string reference_markdown(const bench::DotBenchResult& r) {
+  std::ostringstream md;
+  md << "## Reference (CPU): dot-product-adds per second\n\n"
+     << "One dot-product-add is one T-FDPA block, d = c + sum of L products. `reference` is the oracle "
+        "(`ref::dot_k`), `host` the kernels' arithmetic on the CPU (`arith::block_chain`), both checked to give the "
+        "same bits on the batch first; `float` is c + sum a*b in float over the same values. Median of the "
+        "repetitions, spread p10-p90; "
+     << r.hardware_threads << " hardware threads.\n\n"
+     << "| profile | format | L | implementation | threads | dot-product-adds/s | spread | float loop | share of float |\n"
+     << "|---|---|---:|---|---:|---:|---:|---:|---:|\n";
+  for (const bench::DotRow& d : r.rows) {
+    md << "| " << (d.arch.empty() ? "-" : d.arch) << " | " << (d.format.empty() ? "-" : d.format) << " | " << d.L
+       << " | " << d.implementation << " | " << d.threads << (d.all_threads ? " (all)" : "") << " | ";
+    if (!d.rate) {
+      md << d.status << " | " << cell(d.reason) << " | | |\n";
+      continue;
+    }
+    md << si(d.rate->median) << " | " << si(d.rate->p10) << "-" << si(d.rate->p90) << " | "
+       << (d.float_rate ? si(*d.float_rate) : "") << " | " << (d.float_ratio ? num("%.3f", *d.float_ratio) : "")
+       << " |\n";
+  }
+  return md.str();
+}
+
+std::string harness_markdown(const std::vector<bench::HarnessRow>& rows) {
+  std::ostringstream md;
+  md << "## Harness (CPU): cases per second of `mmaemu run`\n\n"
+     << "Outputs and accumulators compared per second of wall time, the whole run counted (loading, generating, "
+        "comparing, writing reports).\n\n"
+     << "| suite | compared per run | runs | cases/s | spread | seconds (median run) |\n"
+     << "|---|---:|---:|---:|---:|---:|\n";
+  for (const bench::HarnessRow& h : rows) {
+    md << "| " << h.name << " | ";
+    if (!h.rate) {
+      md << h.status << " | | " << cell(h.reason) << " | | |\n";
+      continue;
+    }
+    md << h.compared << " | " << h.samples.size() << " | " << si(h.rate->median) << " | " << si(h.rate->p10) << "-"
+       << si(h.rate->p90) << " | " << num("%.2f", bench::summarize(h.seconds).median) << " |\n";
+  }
+  return md.str();
+}
+
+std::string baseline_markdown(const BaselineResult& b) {
+  std::ostringstream md;
+  md << "## Against the baseline\n\n`" << b.file << "`: " << b.compared.size() << " rates compared, "
+     << b.regressions() << " regression(s). A regression: the p10-p90 bands of both runs do not overlap (new below) "
+     << "and the medians differ by more than " << num("%.0f", b.min_drop_percent) << "%.\n\n";
+  if (b.regressions() > 0) {
+    md << "| rate | unit | before (median, p10-p90) | now | ratio |\n|---|---|---:|---:|---:|\n";
+    for (const Comparison& c : b.compared)
+      if (c.regression)
+        md << "| " << cell(c.label) << " | " << c.unit << " | " << num("%.4g", c.before.median) << " ("
+           << num("%.4g", c.before.p10) << "-" << num("%.4g", c.before.p90) << ") | " << num("%.4g", c.now.median)
+           << " (" << num("%.4g", c.now.p10) << "-" << num("%.4g", c.now.p90) << ") | " << num("%.3f", c.ratio)
+           << " |\n";
+  }
+  if (!b.not_measured_now.empty()) md << "\nMeasured in the baseline, not now: " << b.not_measured_now.size() << ".\n";
+  return md.str();
+}
+
+}  // namespace
+
+json t6_report_json(const T6Result& r) {
+  json prov = {{"tool_version", r.provenance.tool_version},
+               {"commit", r.provenance.commit},
+               {"started_utc", r.provenance.started_utc},
+               {"host", r.provenance.host},
+               {"hardware_threads", r.hardware_threads}};
+  for (const auto& [k, v] : r.provenance.environment) prov[k] = v;
+  json sections = json::object();
+  if (r.reference) sections["reference"] = reference_json(*r.reference);
+  if (r.harness) sections["harness"] = harness_json(*r.harness);
+  if (r.gemm)
+    sections["gemm"] = {{"skipped", r.gemm->skipped}, {"report", r.gemm->skipped.empty() ? r.gemm->report : json(nullptr)}};
+  return {{"schema", kT6Schema},
+          {"tier", r.tier},
+          {"tier_file", r.tier_file},
+          {"command", r.command},
+          {"provenance", prov},
+          {"sections", sections},
+          {"rows", rows_json(r.rows)},
+          {"baseline", r.baseline ? baseline_json(*r.baseline) : json(nullptr)}};
+}
+
+std::string t6_verdict_table(const T6Result& r) {
+  std::ostringstream s;
+  s << "| T6 section | unit | measured | skipped | errors | regressions |\n|---|---|---:|---:|---:|---:|\n";
+  const auto c = counts(r);
+  auto line = [&](const std::string& section, const char* unit, const std::string& note) {
+    const auto it = c.find(section);
+    const SectionCounts n = it == c.end() ? SectionCounts{} : it->second;
+    s << "| " << section << " | " << unit << " | " << n.measured << " | " << n.skipped << " | " << n.errors << " | "
+      << (r.baseline ? std::to_string(n.regressions) : "-") << " |";
+    if (!note.empty()) s << " " << note;
+    s << "\n";
+  };
+  if (r.reference) line("reference", "dot-product-adds/s", "");
+  if (r.harness) line("harness", "cases/s", "");
+  if (r.gemm) line("gemm", "TMAC/s", r.gemm->skipped.empty() ? "" : "skipped: " + r.gemm->skipped);
+  if (const std::string h = reference_headline(r); !h.empty()) s << "\n" << h << "\n";
+  return s.str();
+}
+
+std::string t6_report_markdown(const T6Result& r) {
+  std::ostringstream md;
+  md << "# " << r.tier << ": throughput\n\n"
+     << "commit " << r.provenance.commit << " (" << r.provenance.environment.at("worktree") << "), host "
+     << r.provenance.host << ", " << r.hardware_threads << " hardware threads, " << r.provenance.environment.at("os")
+     << ", " << r.provenance.environment.at("compiler") << ", " << r.provenance.started_utc << "\n\n"
+     << t6_verdict_table(r) << "\n";
+  if (r.reference) md << reference_markdown(*r.reference) << "\n";
+  if (r.harness) md << harness_markdown(*r.harness) << "\n";
+  if (r.gemm) {
+    md << "## GEMM (GPU): TMAC/s beside cuBLASLt\n\n";
+    if (!r.gemm->skipped.empty()) md << "Skipped: " << r.gemm->skipped << ".\n\n";
+    else md << r.gemm->markdown << "\n";
+  }
+  if (r.baseline) md << baseline_markdown(*r.baseline);
+  return md.str();
+}
+
+Plot gemm_plot(const GemmSectionResult& g) {
+  Plot plot;
+  plot.title = "GEMM throughput against problem size (log-log); dashed: cuBLASLt; open markers: non-square shapes";
+  plot.x_label = "problem size (MACs = M*N*K)";
+  plot.y_label = "TMAC/s (median)";
+  std::vector<std::string> formats;
+  std::map<std::string, std::map<std::string, PlotSeries>> series;  // format -> series name -> series
+  for (const GemmPoint& p : g.points) {
+    if (!p.tmacs) continue;
+    if (!series.count(p.format)) formats.push_back(p.format);
+    const std::string name = p.backend + (p.square ? "" : " (other shapes)");
+    PlotSeries& s = series[p.format][name];
+    s.name = name;
+    s.line = p.square;
+    s.dashed = p.native;
+    s.points.emplace_back(p.macs, p.tmacs->median);
+  }
+  for (const std::string& f : formats) {
+    PlotPanel panel;
+    panel.title = f;
+    for (auto& [name, s] : series[f]) panel.series.push_back(std::move(s));
+    plot.panels.push_back(std::move(panel));
+  }
+  return plot;
+}
+
+}  // namespace mmaemu::t6

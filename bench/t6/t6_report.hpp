@@ -1,0 +1,28 @@
+// The outputs of `mmaemu bench`: JSON for machines (every sample, the statistics, the provenance),
+// a Markdown report for people, the short verdict table printed on stdout, and the plot of TMAC/s
+// against problem size per backend with the native line.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+
+#include "svg_plot.hpp"
+#include "t6_result.hpp"
+
+namespace mmaemu::t6 {
+
+inline constexpr const char* kT6Schema = "mmaemu-bench-t6/1";
+
+// The target the issue sets for the oracle, measured and shown, never asserted: dot-product-adds
+// per second on one core for Hopper's 16-element fp16 blocks.
+inline constexpr double kReferenceTarget = 20e6;
+inline constexpr const char* kReferenceTargetKey = "dot/sm90/fp16/reference/t1";
+
+nlohmann::json t6_report_json(const T6Result& r);
+std::string t6_report_markdown(const T6Result& r);
+std::string t6_verdict_table(const T6Result& r);
+
+// One panel per format: a line per backend over the square shapes, markers for the other shapes,
+// cuBLASLt dashed.
+Plot gemm_plot(const GemmSectionResult& g);
+
+}  // namespace mmaemu::t6

@@ -1,0 +1,45 @@
+#include "t6_result.hpp"
+
+namespace mmaemu::t6 {
+
+size_t T6Result::errors() const {
+  size_t n = 0;
+  for (const RateRow& r : rows) n += r.status == "error";
+  return n;
+}
+
+size_t T6Result::measured() const {
+  size_t n = 0;
+  for (const RateRow& r : rows) n += r.rate.has_value();
+  return n;
+}
+
+std::vector<RateRow> reference_rows(const bench::DotBenchResult& r) {
+  std::vector<RateRow> out;
+  for (const bench::DotRow& d : r.rows) {
+    const std::string threads = d.all_threads ? "all threads (" + std::to_string(d.threads) + ")"
+                                              : std::to_string(d.threads) + (d.threads == 1 ? " thread" : " threads");
+    const std::string what = d.implementation == bench::kDotFloat
+                                 ? "float loop L=" + std::to_string(d.L)
+                                 : d.arch + " " + d.format + " L=" + std::to_string(d.L) + " " + d.implementation;
+    out.push_back({"reference", d.key(), what + ", " + threads, "dot-product-adds/s", d.status, d.reason, d.rate});
+  }
+  return out;
+}
+
+std::vector<RateRow> harness_rows(const std::vector<bench::HarnessRow>& rows) {
+  std::vector<RateRow> out;
+  for (const bench::HarnessRow& h : rows)
+    out.push_back({"harness", h.key(), h.name + " (mmaemu run)", "cases/s", h.status, h.reason, h.rate});
+  return out;
+}
+
+std::vector<RateRow> gemm_rows(const GemmSectionResult& g) {
+  std::vector<RateRow> out;
+  for (const GemmPoint& p : g.points)
+    out.push_back({"gemm", "gemm/" + p.format + "/" + p.backend + "/" + p.shape,
+                   p.format + " " + p.backend + " " + p.shape, "TMAC/s", p.status, p.reason, p.tmacs});
+  return out;
+}
+
+}  // namespace mmaemu::t6

@@ -1,0 +1,36 @@
+// What a T6 run found: each section's own rows, the rates in one list (for the table and the
+// baseline), the comparison with a baseline, and the run's provenance.
+#pragma once
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "../../harness/core/result.hpp"
+#include "baseline.hpp"
+#include "cpu/dot_bench.hpp"
+#include "cpu/harness_rate.hpp"
+#include "gemm_section.hpp"
+#include "rate_row.hpp"
+
+namespace mmaemu::t6 {
+
+struct T6Result {
+  std::string tier, tier_file, command;
+  RunReport provenance;  // commit, start, host, compiler, OS (no suites)
+  int hardware_threads = 1;
+  std::optional<bench::DotBenchResult> reference;
+  std::optional<std::vector<bench::HarnessRow>> harness;
+  std::optional<GemmSectionResult> gemm;
+  std::vector<RateRow> rows;
+  std::optional<BaselineResult> baseline;
+
+  size_t errors() const;    // rows in error
+  size_t measured() const;  // rows with a rate
+};
+
+// The rows of each section as RateRows.
+std::vector<RateRow> reference_rows(const bench::DotBenchResult& r);
+std::vector<RateRow> harness_rows(const std::vector<bench::HarnessRow>& rows);
+std::vector<RateRow> gemm_rows(const GemmSectionResult& g);
+
+}  // namespace mmaemu::t6

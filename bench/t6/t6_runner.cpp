@@ -1,0 +1,155 @@
+#include "t6_runner.hpp"
+
+#include <algorithm>
+#include <fstream>
+#include <iostream>
+
+#include "../../harness/core/atomic_file.hpp"
+#include "../../harness/core/errors.hpp"
+#include "../../harness/tiers/run_info.hpp"
+#include "progress.hpp"
+#include "t6_report.hpp"
+#include "t6_spec.hpp"
+
+namespace mmaemu::t6 {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::vector<std::string> kSections{"reference", "harness", "gemm"};
+
+bool present(const T6Spec& spec, const std::string& section) {
+  return (section == "reference" && spec.reference) || (section == "harness" && spec.harness) ||
+         (section == "gemm" && spec.gemm);
+}
+
+std::vector<std::string> selected_sections(const T6Spec& spec, const std::vector<std::string>& asked) {
+  std::vector<std::string> out;
+  for (const std::string& s : asked) {
+    if (std::find(kSections.begin(), kSections.end(), s) == kSections.end())
+      throw InputError("--section", "unknown section '" + s + "'; known: reference, harness, gemm");
+    if (!present(spec, s)) throw InputError(spec.file.string(), "has no " + s + " section (asked for by --section)");
+  }
+  for (const std::string& s : kSections)
+    if (present(spec, s) && (asked.empty() || std::find(asked.begin(), asked.end(), s) != asked.end())) out.push_back(s);
+  return out;
+}
+
+nlohmann::json read_baseline(const fs::path& file) {
+  std::ifstream in(file);
+  if (!in) throw InputError(file.string(), "cannot open the baseline");
+  try {
+    return nlohmann::json::parse(in);
+  } catch (const nlohmann::json::parse_error& e) {
+    throw InputError(file.string(), std::string("the baseline is not JSON: ") + e.what());
+  }
+}
+
+// A section that failed as a whole (not one case of it): one error row, so that it shows and fails.
+RateRow section_error(const std::string& section, const std::string& why) {
+  return {section, section + "/failed", section + " section", "", "error", why, std::nullopt};
+}
+
+class Run {
+ public:
+  Run(const BenchRunOptions& o, const T6Spec& spec) : o_(o), spec_(spec), progress_(o.quiet) {
+    stem_ = o.report_stem.empty() ? spec.tier : o.report_stem;
+    r_.tier = spec.tier;
+    r_.tier_file = spec.file.string();
+    r_.command = o.command;
+    r_.provenance = new_run_report(fs::absolute(spec.file).parent_path());
+  }
+
+  void section(const std::string& name) {
+    try {
+      if (name == "reference") reference();
+      if (name == "harness") harness();
+      if (name == "gemm") gemm();
+    } catch (const InputError&) {
+      throw;
+    } catch (const std::exception& e) {
+      r_.rows.push_back(section_error(name, e.what()));
+    }
+    progress_.finish();
+    write();  // after every section, so that an interrupted run keeps what it measured
+  }
+
+  void compare(const nlohmann::json& baseline) {
+    r_.baseline = compare_with_baseline(r_.rows, baseline, o_.baseline.string(), spec_.min_drop_percent);
+    write();
+  }
+
+  int finish() {
+    std::cout << t6_verdict_table(r_);
+    std::cout << "reports: " << (o_.report_dir / (stem_ + ".{json,md,svg}")).string() << "\n";
+    const size_t regressions = r_.baseline ? r_.baseline->regressions() : 0;
+    if (r_.errors() > 0 || regressions > 0) return kExitCheckFailed;
+    if (r_.measured() == 0) return kExitNothingRan;
+    return kExitOk;
+  }
+
+ private:
+  auto progress_for(const std::string& section) {
+    return [this, section](size_t done, size_t total, const std::string& what) {
+      progress_.update(section, done, total, what);
+    };
+  }
+
+  void reference() {
+    r_.reference = bench::run_dot_bench(spec_.reference->options, progress_for("reference"));
+    r_.hardware_threads = r_.reference->hardware_threads;
+    for (RateRow& row : reference_rows(*r_.reference)) r_.rows.push_back(std::move(row));
+  }
+
+  void harness() {
+    bench::HarnessRateOptions h;
+    h.cases = spec_.harness->cases;
+    h.repetitions = spec_.harness->repetitions;
+    h.timeout_seconds = spec_.harness->timeout_seconds;
+    h.mmaemu = o_.mmaemu;
+    h.scratch = o_.report_dir / (stem_ + "-harness");
+    r_.harness = bench::run_harness_rate(h, progress_for("harness"));
+    for (RateRow& row : harness_rows(*r_.harness)) r_.rows.push_back(std::move(row));
+  }
+
+  void gemm() {
+    r_.gemm = run_gemm_section(*spec_.gemm, o_.command, progress_for("gemm"));
+    if (!r_.gemm->skipped.empty()) {
+      r_.rows.push_back({"gemm", "gemm/skipped", "gemm section", "TMAC/s", "skipped", r_.gemm->skipped, std::nullopt});
+      return;
+    }
+    for (RateRow& row : gemm_rows(*r_.gemm)) r_.rows.push_back(std::move(row));
+  }
+
+  void write() const {
+    const fs::path base = o_.report_dir / stem_;
+    write_file_atomic(base.string() + ".json", t6_report_json(r_).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    write_file_atomic(base.string() + ".md", t6_report_markdown(r_));
+    write_file_atomic(base.string() + ".svg", render_svg_loglog(gemm_plot(r_.gemm ? *r_.gemm : GemmSectionResult{})));
+    if (r_.reference) write_file_atomic(base.string() + ".gbench.json", r_.reference->gbench_json);
+  }
+
+  const BenchRunOptions& o_;
+  const T6Spec& spec_;
+  Progress progress_;
+  std::string stem_;
+  T6Result r_;
+};
+
+}  // namespace
+
+int run_bench_tier(const BenchRunOptions& o) {
+  const T6Spec spec = load_t6(o.tier_file);
+  const std::vector<std::string> sections = selected_sections(spec, o.sections);
+  std::optional<nlohmann::json> baseline;
+  if (!o.baseline.empty()) {  // unusable: exit 2 before anything runs
+    baseline = read_baseline(o.baseline);
+    compare_with_baseline({}, *baseline, o.baseline.string(), spec.min_drop_percent);
+  }
+  Run run(o, spec);
+  for (const std::string& s : sections) run.section(s);
+  if (baseline) run.compare(*baseline);
+  return run.finish();
+}
+
+}  // namespace mmaemu::t6

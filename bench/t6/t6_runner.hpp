@@ -1,0 +1,30 @@
+// `mmaemu bench TIER.yaml`: runs a T6 tier file's sections (reference, harness, gemm), compares with a
+// baseline when given one, writes <stem>.json, <stem>.md, <stem>.svg (and <stem>.gbench.json, Google
+// Benchmark's own report of the reference section) atomically after every section, and prints the
+// verdict table.
+#pragma once
+#include <filesystem>
+#include <string>
+#include <vector>
+
+namespace mmaemu::t6 {
+
+struct BenchRunOptions {
+  std::filesystem::path tier_file;
+  std::vector<std::string> sections;  // "reference", "harness", "gemm"; empty: every one in the file
+  std::filesystem::path report_dir = "reports";
+  std::string report_stem;            // empty: the tier's name
+  std::filesystem::path baseline;     // an earlier T6 JSON report; empty: none
+  bool quiet = false;
+  std::string mmaemu;                 // this program, for the harness section's runs
+  std::string command;                // the command line, recorded
+};
+
+// CTest's SKIP_RETURN_CODE: nothing could run (every selected section skipped, no error).
+inline constexpr int kExitNothingRan = 77;
+
+// Exit status: 0 fine; 1 a regression flagged or a case failed; 2 unusable input (throws InputError
+// for the CLI to report); 77 nothing could run.
+int run_bench_tier(const BenchRunOptions& options);
+
+}  // namespace mmaemu::t6

@@ -1,0 +1,235 @@
+#include "t6_spec.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "../../harness/core/errors.hpp"
+#include "../../harness/tiers/tier_schema.hpp"
+#include "gemm_inputs.hpp"
+
+namespace mmaemu::t6 {
+namespace {
+
+namespace fs = std::filesystem;
+
+const Schema& tier_schema() {
+  static const Schema s = {
+      required_key("tier", ValueType::string),
+      optional_key("description", ValueType::string),
+      optional_key("reference", ValueType::mapping),
+      optional_key("harness", ValueType::mapping),
+      optional_key("gemm", ValueType::mapping),
+      optional_key("baseline", ValueType::mapping),
+  };
+  return s;
+}
+
+const Schema& reference_schema() {
+  static const Schema s = {
+      required_key("profiles", ValueType::string_list), required_key("formats", ValueType::string_list),
+      optional_key("threads", ValueType::string_list), optional_key("batch", ValueType::integer),
+      optional_key("min_time_ms", ValueType::integer),  optional_key("repetitions", ValueType::integer),
+      optional_key("seed", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& harness_schema() {
+  static const Schema s = {
+      required_key("suites", ValueType::sequence),
+      optional_key("repetitions", ValueType::integer),
+      optional_key("timeout_seconds", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& harness_suite_schema() {
+  static const Schema s = {
+      required_key("tier", ValueType::file).described_as("tier file"),
+      required_key("suite", ValueType::string),
+  };
+  return s;
+}
+
+const Schema& gemm_schema() {
+  static const Schema s = {
+      required_key("arch", ValueType::string),
+      optional_key("family", ValueType::string).one_of({"mma", "wgmma"}),
+      required_key("formats", ValueType::string_list),
+      required_key("shapes", ValueType::string_list),
+      required_key("backends", ValueType::sequence),
+      optional_key("warmup", ValueType::integer),
+      optional_key("samples", ValueType::integer),
+      optional_key("seed", ValueType::integer),
+      optional_key("native", ValueType::boolean),
+  };
+  return s;
+}
+
+const Schema& gemm_backend_schema() {
+  static const Schema s = {
+      required_key("name", ValueType::string),
+      optional_key("max_case_seconds", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& baseline_schema() {
+  static const Schema s = {optional_key("min_drop_percent", ValueType::integer)};
+  return s;
+}
+
+// An integer key within [lo, hi], or `fallback` when absent.
+uint64_t number(const SchemaValues& v, const std::string& key, uint64_t lo, uint64_t hi, uint64_t fallback) {
+  const auto it = v.find(key);
+  if (it == v.end()) return fallback;
+  if (it->second.number < lo || it->second.number > hi)
+    throw InputError(it->second.where, "'" + key + "' must be from " + std::to_string(lo) + " to " + std::to_string(hi));
+  return it->second.number;
+}
+
+std::vector<ref::FormatId> formats(const SchemaValue& v, bool allow_all) {
+  static const std::vector<ref::FormatId> all{ref::FormatId::fp16, ref::FormatId::bf16, ref::FormatId::tf32,
+                                              ref::FormatId::e4m3, ref::FormatId::e5m2};
+  if (allow_all && v.list.size() == 1 && v.list.front() == "all") return all;
+  std::vector<ref::FormatId> out;
+  for (const std::string& name : v.list) {
+    const auto f = ref::parse_format(name);
+    if (!f || std::find(all.begin(), all.end(), *f) == all.end())
+      throw InputError(v.where, "unknown operand format '" + name + "'; known: fp16, bf16, tf32, e4m3, e5m2" +
+                                    (allow_all ? ", or [all]" : ""));
+    out.push_back(*f);
+  }
+  if (out.empty()) throw InputError(v.where, "no format given");
+  return out;
+}
+
+ref::Arch arch(const SchemaValue& v, const std::string& name) {
+  const auto a = ref::parse_arch(name);
+  if (!a) throw InputError(v.where, "unknown architecture '" + name + "'; known: sm70, sm75, sm80, sm86, sm89, sm90, sm100, sm120");
+  return *a;
+}
+
+ReferenceSpec load_reference(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  const SchemaValues v = check_mapping(node, file, reference_schema(), "reference section", base);
+  ReferenceSpec r;
+  r.where = where(file, node);
+  bench::DotBenchOptions& o = r.options;
+  const SchemaValue& profiles = v.at("profiles");
+  if (profiles.list.size() == 1 && profiles.list.front() == "all") {
+    o.archs = ref::all_archs();
+  } else {
+    for (const std::string& p : profiles.list) o.archs.push_back(arch(profiles, p));
+    if (o.archs.empty()) throw InputError(profiles.where, "no profile given");
+  }
+  o.formats = formats(v.at("formats"), true);
+  if (v.count("threads")) {
+    o.threads.clear();
+    const SchemaValue& t = v.at("threads");
+    for (const std::string& s : t.list) {
+      if (s == "all") {
+        o.threads.push_back(0);
+        continue;
+      }
+      const bool digits = !s.empty() && s.size() < 5 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+      if (!digits || std::stoi(s) < 1) throw InputError(t.where, "'threads' holds '" + s + "'; allowed: a count from 1, or all");
+      o.threads.push_back(std::stoi(s));
+    }
+    if (o.threads.empty()) throw InputError(t.where, "no thread count given");
+  }
+  o.batch = number(v, "batch", 1, 1 << 20, o.batch);
+  o.min_seconds = static_cast<double>(number(v, "min_time_ms", 1, 60000, 50)) / 1000.0;
+  o.repetitions = static_cast<int>(number(v, "repetitions", 2, 1000, static_cast<uint64_t>(o.repetitions)));
+  o.seed = number(v, "seed", 0, UINT64_MAX, o.seed);
+  return r;
+}
+
+HarnessSpec load_harness(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  const SchemaValues v = check_mapping(node, file, harness_schema(), "harness section", base);
+  HarnessSpec h;
+  h.where = where(file, node);
+  h.repetitions = static_cast<int>(number(v, "repetitions", 2, 100, 3));
+  h.timeout_seconds = static_cast<double>(number(v, "timeout_seconds", 1, 86400, 600));
+  std::set<std::string> names;
+  for (const YAML::Node& entry : v.at("suites").node) {
+    const SchemaValues s = check_mapping(entry, file, harness_suite_schema(), "harness suite", base);
+    require_present(s.at("tier"));
+    bench::HarnessCase c;
+    c.tier_file = s.at("tier").path;
+    c.suite = s.at("suite").text;
+    c.name = c.tier_file.stem().string() + "." + c.suite;
+    if (!names.insert(c.name).second) throw InputError(where(file, entry), "suite " + c.name + " is listed twice");
+    h.cases.push_back(std::move(c));
+  }
+  if (h.cases.empty()) throw InputError(v.at("suites").where, "the harness section needs at least one suite");
+  return h;
+}
+
+GemmSpec load_gemm(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  const SchemaValues v = check_mapping(node, file, gemm_schema(), "gemm section", base);
+  GemmSpec g;
+  g.where = where(file, node);
+  g.arch = arch(v.at("arch"), v.at("arch").text);
+  if (v.count("family")) g.family = v.at("family").text == "mma" ? ref::InstrFamily::mma_sync : ref::InstrFamily::wgmma;
+  g.formats = formats(v.at("formats"), false);
+  for (ref::FormatId f : g.formats) {
+    try {
+      bench::bench_model(g.arch, g.family, f);
+    } catch (const InputError& e) {
+      throw InputError(v.at("formats").where, e.what());
+    }
+  }
+  const SchemaValue& shapes = v.at("shapes");
+  for (const std::string& s : shapes.list) {
+    try {
+      g.shapes.push_back(bench::parse_shape(s));
+    } catch (const InputError& e) {
+      throw InputError(shapes.where, e.what());
+    }
+  }
+  if (g.shapes.empty()) throw InputError(shapes.where, "no shape given");
+  std::stable_sort(g.shapes.begin(), g.shapes.end(), [](const kernels::GemmShape& a, const kernels::GemmShape& b) {
+    return static_cast<double>(a.M) * a.N * a.K < static_cast<double>(b.M) * b.N * b.K;
+  });
+  std::set<std::string> names;
+  for (const YAML::Node& entry : v.at("backends").node) {
+    const SchemaValues b = check_mapping(entry, file, gemm_backend_schema(), "gemm backend", base);
+    GemmBackendSpec spec;
+    spec.name = b.at("name").text;
+    if (b.count("max_case_seconds"))
+      spec.max_case_seconds = static_cast<double>(number(b, "max_case_seconds", 1, 3600, 0));
+    if (!names.insert(spec.name).second) throw InputError(where(file, entry), "backend " + spec.name + " is listed twice");
+    g.backends.push_back(std::move(spec));
+  }
+  if (g.backends.empty()) throw InputError(v.at("backends").where, "the gemm section needs at least one backend");
+  g.warmup = static_cast<int>(number(v, "warmup", 1, 100, 2));  // the first warm-up run estimates the budget
+  g.samples = static_cast<int>(number(v, "samples", 2, 1000, 20));
+  g.seed = number(v, "seed", 0, UINT64_MAX, 1);
+  if (v.count("native")) g.native = v.at("native").flag;
+  return g;
+}
+
+}  // namespace
+
+T6Spec load_t6(const fs::path& path) {
+  const std::string file = path.string();
+  const fs::path base = path.parent_path();
+  const YAML::Node root = load_yaml_file(path);
+  const SchemaValues v = check_mapping(root, file, tier_schema(), "T6 tier file", base);
+  T6Spec t;
+  t.file = path;
+  t.tier = v.at("tier").text;
+  if (v.count("description")) t.description = v.at("description").text;
+  if (v.count("reference")) t.reference = load_reference(v.at("reference").node, file, base);
+  if (v.count("harness")) t.harness = load_harness(v.at("harness").node, file, base);
+  if (v.count("gemm")) t.gemm = load_gemm(v.at("gemm").node, file, base);
+  if (v.count("baseline")) {
+    const SchemaValues b = check_mapping(v.at("baseline").node, file, baseline_schema(), "baseline section", base);
+    t.min_drop_percent = static_cast<double>(number(b, "min_drop_percent", 0, 100, 5));
+  }
+  if (!t.reference && !t.harness && !t.gemm)
+    throw InputError(where(file, root), "a T6 tier file needs at least one of the sections reference, harness, gemm");
+  return t;
+}
+
+}  // namespace mmaemu::t6

@@ -1,0 +1,89 @@
+// T6 tier files: throughput, measured side by side. Three sections, each optional (at least one):
+//   tier: T6
+//   description: ...
+//   reference:                 # CPU: dot-product-adds per second (Google Benchmark)
+//     profiles: [all]          # or sm70 ... sm120
+//     formats: [all]           # or fp16, bf16, tf32, e4m3, e5m2
+//     threads: ["1", all]      # "all": every hardware thread
+//     batch: 4096              # blocks per timed iteration
+//     min_time_ms: 50          # per repetition
+//     repetitions: 5           # samples of each rate
+//     seed: 1
+//   harness:                   # CPU: cases per second of tier suites, run as `mmaemu run` runs them
+//     repetitions: 3
+//     timeout_seconds: 300
+//     suites:
+//       - {tier: T2.yaml, suite: h200-fixtures}   # relative to this file
+//   gemm:                      # GPU: TMAC/s of each backend beside cuBLASLt (CUDA events)
+//     arch: sm90
+//     family: wgmma            # or mma
+//     formats: [fp16, bf16, tf32, e4m3, e5m2]
+//     shapes: [256x256x256, 16x4096x4096, ...]
+//     warmup: 2
+//     samples: 20
+//     seed: 1
+//     native: true             # cuBLASLt beside
+//     backends:
+//       - {name: v1, max_case_seconds: 6}        # the budget: a case estimated over it is skipped
+//   baseline:
+//     min_drop_percent: 5      # see baseline.hpp: the rule that flags a regression
+// Every key is schema-checked: unknown, misspelled, missing or mistyped keys are InputErrors at
+// file:line:column.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "cpu/dot_bench.hpp"
+#include "cpu/harness_rate.hpp"
+#include "kernels/backend.hpp"
+#include "mmaemu/reference/model.hpp"
+
+namespace mmaemu::t6 {
+
+struct ReferenceSpec {
+  bench::DotBenchOptions options;
+  std::string where;  // "file:line:column" of the section
+};
+
+struct HarnessSpec {
+  std::vector<bench::HarnessCase> cases;
+  int repetitions = 3;
+  double timeout_seconds = 600;
+  std::string where;
+};
+
+struct GemmBackendSpec {
+  std::string name;
+  std::optional<double> max_case_seconds;
+};
+
+struct GemmSpec {
+  ref::Arch arch = ref::Arch::sm90;
+  ref::InstrFamily family = ref::InstrFamily::wgmma;
+  std::vector<ref::FormatId> formats;
+  std::vector<kernels::GemmShape> shapes;  // sorted by MACs, smallest first (the budget's estimates need it)
+  std::vector<GemmBackendSpec> backends;
+  int warmup = 2;
+  int samples = 20;
+  uint64_t seed = 1;
+  bool native = true;
+  std::string where;
+};
+
+struct T6Spec {
+  std::string tier;
+  std::string description;
+  std::filesystem::path file;
+  std::optional<ReferenceSpec> reference;
+  std::optional<HarnessSpec> harness;
+  std::optional<GemmSpec> gemm;
+  double min_drop_percent = 5;
+};
+
+// Loads and schema-checks a T6 tier file. Throws InputError at "file:line:column".
+T6Spec load_t6(const std::filesystem::path& file);
+
+}  // namespace mmaemu::t6

@@ -1,0 +1,148 @@
+// T6's host-side pieces: the regression rule and the baseline comparison, the SVG plot, the tier
+// file's schema. No GPU, no timing.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "../../harness/core/errors.hpp"
+#include "t6/baseline.hpp"
+#include "t6/svg_plot.hpp"
+#include "t6/t6_report.hpp"
+#include "t6/t6_spec.hpp"
+#include "xml_check.hpp"
+
+#ifndef MMAEMU_SOURCE_DIR
+#error "MMAEMU_SOURCE_DIR must name the source tree"
+#endif
+
+namespace mmaemu::t6 {
+namespace {
+
+namespace fs = std::filesystem;
+
+bench::SampleStats band(double p10, double median, double p90) {
+  bench::SampleStats s;
+  s.count = 20;
+  s.p10 = s.min = p10;
+  s.median = median;
+  s.p90 = s.max = p90;
+  return s;
+}
+
+TEST(Baseline, FlagsOnlyADropBeyondBothBandsAndTheFloor) {
+  const auto before = band(9.8, 10, 10.2);
+  EXPECT_TRUE(is_regression(before, band(8.8, 9, 9.2), 5));     // 10% down, bands apart
+  EXPECT_FALSE(is_regression(before, band(8.8, 9, 9.9), 5));    // bands overlap: within the noise
+  EXPECT_FALSE(is_regression(before, band(9.6, 9.65, 9.7), 5)); // apart, but 3.5% < 5%
+  EXPECT_TRUE(is_regression(before, band(9.6, 9.65, 9.7), 3));
+  EXPECT_FALSE(is_regression(before, band(11, 12, 13), 5));     // faster
+}
+
+RateRow row(const std::string& key, std::optional<bench::SampleStats> rate) {
+  return {"gemm", key, key, "TMAC/s", rate ? "measured" : "skipped", "", rate};
+}
+
+TEST(Baseline, ComparesByKeyAndRoundTripsThroughJson) {
+  const std::vector<RateRow> before{row("a", band(9.8, 10, 10.2)), row("b", band(1, 1, 1)), row("c", band(5, 5, 5)),
+                                    row("d", std::nullopt)};
+  const nlohmann::json report = {{"schema", kT6Schema}, {"rows", rows_json(before)}};
+  const auto back = rows_from_json(report.at("rows"));
+  ASSERT_EQ(back.size(), 4u);
+  EXPECT_EQ(back[0].rate->p90, 10.2);
+  EXPECT_FALSE(back[3].rate);
+
+  const std::vector<RateRow> now{row("a", band(7, 7.5, 8)), row("b", band(1, 1.1, 1.2)), row("e", band(1, 1, 1))};
+  const BaselineResult r = compare_with_baseline(now, report, "old.json", 5);
+  ASSERT_EQ(r.compared.size(), 2u);
+  EXPECT_EQ(r.compared[0].key, "a");
+  EXPECT_TRUE(r.compared[0].regression);
+  EXPECT_DOUBLE_EQ(r.compared[0].ratio, 0.75);
+  EXPECT_FALSE(r.compared[1].regression);
+  EXPECT_EQ(r.regressions(), 1u);
+  EXPECT_EQ(r.not_measured_now, std::vector<std::string>{"c"});
+  EXPECT_THROW(compare_with_baseline(now, nlohmann::json{{"schema", "mmaemu-report/1"}}, "x.json", 5), InputError);
+  EXPECT_THROW(compare_with_baseline(now, nlohmann::json{{"schema", kT6Schema}}, "x.json", 5), InputError);
+}
+
+TEST(SvgPlot, IsWellFormedXmlWithALinePerSeries) {
+  Plot p;
+  p.title = "rates <&> \"quoted\"";
+  p.x_label = "MACs";
+  p.y_label = "TMAC/s";
+  p.panels.push_back({"fp16", {{"v4", {{1e7, 0.1}, {1e9, 0.3}, {1e11, 0.33}}, true, false},
+                               {"cublaslt", {{1e7, 2}, {1e9, 200}, {1e11, 310}}, true, true},
+                               {"v4 (other shapes)", {{3e8, 0.2}}, false, false}}});
+  p.panels.push_back({"bf16 & co", {}});
+  const std::string svg = render_svg_loglog(p);
+  const auto check = test::check_xml(svg);
+  ASSERT_TRUE(check.ok) << check.error;
+  EXPECT_EQ(check.elements.at("svg"), 1u);
+  EXPECT_EQ(check.elements.at("polyline"), 2u);  // the two line series; markers-only draws none
+  EXPECT_EQ(check.elements.at("circle"), 7u);
+  EXPECT_NE(svg.find("no measurements"), std::string::npos);
+  EXPECT_NE(svg.find("&lt;&amp;&gt;"), std::string::npos);
+  // The checker itself must notice what the writer is meant to avoid.
+  EXPECT_FALSE(test::check_xml("<svg><text>a < b</text></svg>").ok);
+  EXPECT_FALSE(test::check_xml("<svg><g></svg>").ok);
+  EXPECT_FALSE(test::check_xml("<svg a=1/>").ok);
+  EXPECT_FALSE(test::check_xml("<svg>&nbsp;</svg>").ok);
+}
+
+class TierFile : public ::testing::Test {
+ protected:
+  fs::path write(const std::string& text) {
+    const fs::path dir = fs::temp_directory_path() / ("mmaemu-t6-" + std::to_string(::getpid()));
+    fs::create_directories(dir);
+    const fs::path f = dir / "T6-test.yaml";
+    std::ofstream(f) << text;
+    return f;
+  }
+  // The InputError's message, or "" when the file loads.
+  std::string error_of(const std::string& text) {
+    try {
+      load_t6(write(text));
+      return "";
+    } catch (const InputError& e) {
+      return e.what();
+    }
+  }
+};
+
+TEST_F(TierFile, ShippedFilesLoad) {
+  const T6Spec full = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml");
+  ASSERT_TRUE(full.reference && full.harness && full.gemm);
+  EXPECT_GE(full.gemm->samples, 20);
+  for (size_t i = 1; i < full.gemm->shapes.size(); ++i)  // smallest first: the budget's estimates need it
+    EXPECT_LE(full.gemm->shapes[i - 1].M * full.gemm->shapes[i - 1].N * full.gemm->shapes[i - 1].K,
+              full.gemm->shapes[i].M * full.gemm->shapes[i].N * full.gemm->shapes[i].K);
+  for (const auto& b : full.gemm->backends) EXPECT_TRUE(b.max_case_seconds) << b.name << " has a budget";
+  const T6Spec smoke = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6-smoke.yaml");
+  EXPECT_TRUE(smoke.reference && smoke.harness && smoke.gemm);
+}
+
+TEST_F(TierFile, ErrorsNameFileLineAndColumn) {
+  const std::string ok_gemm = "gemm:\n  arch: sm90\n  formats: [fp16]\n  shapes: [256x256x256]\n  backends:\n    - {name: v1}\n";
+  EXPECT_EQ(error_of("tier: T6\n" + ok_gemm), "");
+  EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "  sampels: 20\n").find("T6-test.yaml:8:3: unknown key 'sampels'"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "  samples: many\n").find(":8:12: 'samples' must be a whole number"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "  samples: 1\n").find(":8:12: 'samples' must be from 2"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\ngemm:\n  arch: sm90\n  formats: [fp16]\n  shapes: [256x256]\n  backends: [{name: v1}]\n")
+                .find(":5:11:"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\ngemm:\n  arch: sm91\n  formats: [fp16]\n  shapes: [8x8x8]\n  backends: [{name: v1}]\n")
+                .find(":3:9: unknown architecture 'sm91'"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\nreference:\n  profiles: [all]\n  formats: [fp8]\n").find(":4:12: unknown operand format 'fp8'"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\nreference:\n  profiles: [all]\n  formats: [all]\n  threads: [\"0\"]\n").find(":5:12:"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\nharness:\n  suites:\n    - {tier: nowhere.yaml, suite: x}\n").find(":4:14: tier file not found"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\ndescription: nothing\n").find("at least one of the sections"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmaemu::t6

@@ -1,0 +1,129 @@
+#include "lt_call.hpp"
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+#include "../core/errors.hpp"
+
+namespace mmaemu::lt {
+
+std::string_view compute_name(ComputeType c) { return c == ComputeType::f32 ? "32F" : "32F_FAST_TF32"; }
+
+std::optional<ComputeType> parse_compute(std::string_view s) {
+  if (s == "32F") return ComputeType::f32;
+  if (s == "32F_FAST_TF32") return ComputeType::f32_fast_tf32;
+  return std::nullopt;
+}
+
+bool LtCall::is_fp8() const {
+  auto fp8 = [](ref::FormatId f) { return f == ref::FormatId::e4m3 || f == ref::FormatId::e5m2; };
+  return fp8(a) || fp8(b);
+}
+
+namespace {
+std::string short_float(float v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+  return buf;
+}
+}  // namespace
+
+std::string LtCall::name() const {
+  std::string n = std::string(ref::format_name(a)) + "x" + std::string(ref::format_name(b)) + "->" +
+                  std::string(ref::format_name(d)) + " " + std::string(compute_name(compute)) + " " +
+                  std::to_string(M) + "x" + std::to_string(N) + "x" + std::to_string(K) + " a=" + short_float(alpha) +
+                  " b=" + short_float(beta);
+  if (is_fp8()) {
+    n += " sa=" + short_float(scale_a) + " sb=" + short_float(scale_b);
+    n += fast_accum ? " fast" : " promoted";
+  }
+  return n;
+}
+
+std::string LtAlgoConfig::describe() const {
+  return "algo " + std::to_string(algo_id) + " tile " + (tile_name.empty() ? std::to_string(tile) : tile_name) +
+         " stages " + (stages_name.empty() ? std::to_string(stages) : stages_name) + " split-K " +
+         std::to_string(split_k) + " reduction " + std::to_string(reduction) + " swizzle " + std::to_string(swizzle) +
+         " custom " + std::to_string(custom) + " inner " + std::to_string(inner_shape) + " cluster " +
+         std::to_string(cluster);
+}
+
+nlohmann::json to_json(const LtCall& c) {
+  return {{"a", ref::format_name(c.a)},         {"b", ref::format_name(c.b)},
+          {"c", ref::format_name(c.c)},         {"d", ref::format_name(c.d)},
+          {"compute", compute_name(c.compute)}, {"m", c.M},
+          {"n", c.N},                           {"k", c.K},
+          {"alpha", c.alpha},                   {"beta", c.beta},
+          {"scale_a", c.scale_a},               {"scale_b", c.scale_b},
+          {"fast_accum", c.fast_accum}};
+}
+
+namespace {
+ref::FormatId format_at(const nlohmann::json& j, const char* key, const std::string& where) {
+  const auto f = ref::parse_format(j.at(key).get<std::string>());
+  if (!f) throw InputError(where, std::string("unknown format in '") + key + "'");
+  return *f;
+}
+}  // namespace
+
+LtCall call_from_json(const nlohmann::json& j, const std::string& where) {
+  try {
+    LtCall c;
+    c.a = format_at(j, "a", where);
+    c.b = format_at(j, "b", where);
+    c.c = format_at(j, "c", where);
+    c.d = format_at(j, "d", where);
+    const auto compute = parse_compute(j.at("compute").get<std::string>());
+    if (!compute) throw InputError(where, "unknown compute type");
+    c.compute = *compute;
+    c.M = j.at("m").get<size_t>();
+    c.N = j.at("n").get<size_t>();
+    c.K = j.at("k").get<size_t>();
+    c.alpha = j.at("alpha").get<float>();
+    c.beta = j.at("beta").get<float>();
+    c.scale_a = j.value("scale_a", 1.0f);
+    c.scale_b = j.value("scale_b", 1.0f);
+    c.fast_accum = j.value("fast_accum", false);
+    if (c.M == 0 || c.N == 0 || c.K == 0) throw InputError(where, "m, n and k must be positive");
+    return c;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, std::string("malformed call: ") + e.what());
+  }
+}
+
+nlohmann::json to_json(const LtAlgoConfig& a) {
+  return {{"algo_id", a.algo_id},   {"tile", a.tile},         {"tile_name", a.tile_name},
+          {"stages", a.stages},     {"stages_name", a.stages_name}, {"split_k", a.split_k},
+          {"reduction", a.reduction}, {"swizzle", a.swizzle}, {"custom", a.custom},
+          {"inner_shape", a.inner_shape}, {"cluster", a.cluster}, {"workspace", a.workspace}};
+}
+
+LtAlgoConfig algo_from_json(const nlohmann::json& j, const std::string& where) {
+  try {
+    LtAlgoConfig a;
+    a.algo_id = j.at("algo_id").get<int>();
+    a.tile = j.at("tile").get<int>();
+    a.tile_name = j.value("tile_name", "");
+    a.stages = j.at("stages").get<int>();
+    a.stages_name = j.value("stages_name", "");
+    a.split_k = j.at("split_k").get<int>();
+    a.reduction = j.at("reduction").get<int>();
+    a.swizzle = j.value("swizzle", 0);
+    a.custom = j.value("custom", 0);
+    a.inner_shape = j.value("inner_shape", 0);
+    a.cluster = j.value("cluster", 0);
+    a.workspace = j.value("workspace", size_t{0});
+    return a;
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, std::string("malformed algorithm: ") + e.what());
+  }
+}
+
+std::vector<uint32_t> transpose(const std::vector<uint32_t>& x, size_t rows, size_t cols) {
+  std::vector<uint32_t> t(x.size());
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) t[c * rows + r] = x[r * cols + c];
+  return t;
+}
+
+}  // namespace mmaemu::lt

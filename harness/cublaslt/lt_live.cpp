@@ -1,0 +1,228 @@
+#include "lt_live.hpp"
+
+#include <cublasLt.h>
+
+#include <cstring>
+
+#include "kernels/cuda/device_buffer.hpp"
+#include "lt_enum_names.hpp"
+
+namespace mmaemu::lt {
+namespace {
+
+using kernels::DeviceBuffer;
+
+std::string status_text(cublasStatus_t s) {
+  return std::string(cublasLtGetStatusName(s)) + " (" + cublasLtGetStatusString(s) + ")";
+}
+
+// A refusal by cuBLASLt, carried to the outcome (never a crash, never a pass).
+struct LtRefusal {
+  std::string what;
+};
+void lt_check(cublasStatus_t s, const char* what) {
+  if (s != CUBLAS_STATUS_SUCCESS) throw LtRefusal{std::string(what) + ": " + status_text(s)};
+}
+
+cudaDataType_t storage_type(ref::FormatId f) {
+  switch (f) {
+    case ref::FormatId::fp16: return CUDA_R_16F;
+    case ref::FormatId::bf16: return CUDA_R_16BF;
+    case ref::FormatId::tf32:
+    case ref::FormatId::fp32: return CUDA_R_32F;
+    case ref::FormatId::e4m3: return CUDA_R_8F_E4M3;
+    case ref::FormatId::e5m2: return CUDA_R_8F_E5M2;
+    default: throw LtRefusal{"no CUDA storage type for " + std::string(ref::format_name(f))};
+  }
+}
+
+size_t storage_bytes(ref::FormatId f) { return static_cast<size_t>(ref::spec(f).storage_bits) / 8; }
+
+std::vector<uint8_t> narrow(const std::vector<uint32_t>& bits, ref::FormatId f) {
+  const size_t w = storage_bytes(f);
+  std::vector<uint8_t> out(bits.size() * w);
+  for (size_t i = 0; i < bits.size(); ++i)
+    for (size_t byte = 0; byte < w; ++byte) out[i * w + byte] = static_cast<uint8_t>(bits[i] >> (8 * byte));
+  return out;
+}
+
+std::vector<uint32_t> widen(const std::vector<uint8_t>& bytes, ref::FormatId f) {
+  const size_t w = storage_bytes(f);
+  std::vector<uint32_t> out(bytes.size() / w);
+  for (size_t i = 0; i < out.size(); ++i) {
+    uint32_t v = 0;
+    for (size_t byte = 0; byte < w; ++byte) v |= static_cast<uint32_t>(bytes[i * w + byte]) << (8 * byte);
+    out[i] = v;
+  }
+  return out;
+}
+
+template <class Handle, class Destroy>
+struct Owned {
+  Handle h{};
+  Destroy destroy;
+  explicit Owned(Destroy d) : destroy(d) {}
+  ~Owned() {
+    if (h) destroy(h);
+  }
+  Owned(const Owned&) = delete;
+  Owned& operator=(const Owned&) = delete;
+};
+
+// The descriptors of one call: operation, layouts (column-major TN, see lt_call.hpp), preference.
+struct CallDescriptors {
+  Owned<cublasLtMatmulDesc_t, decltype(&cublasLtMatmulDescDestroy)> op{cublasLtMatmulDescDestroy};
+  Owned<cublasLtMatrixLayout_t, decltype(&cublasLtMatrixLayoutDestroy)> a{cublasLtMatrixLayoutDestroy},
+      b{cublasLtMatrixLayoutDestroy}, c{cublasLtMatrixLayoutDestroy}, d{cublasLtMatrixLayoutDestroy};
+  Owned<cublasLtMatmulPreference_t, decltype(&cublasLtMatmulPreferenceDestroy)> pref{cublasLtMatmulPreferenceDestroy};
+
+  template <class T>
+  void set(cublasLtMatmulDescAttributes_t attr, const T& v) {
+    lt_check(cublasLtMatmulDescSetAttribute(op.h, attr, &v, sizeof v), "cublasLtMatmulDescSetAttribute");
+  }
+
+  CallDescriptors(const LtCall& call, size_t workspace) {
+    const cublasComputeType_t compute =
+        call.compute == ComputeType::f32_fast_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
+    lt_check(cublasLtMatmulDescCreate(&op.h, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
+    set(CUBLASLT_MATMUL_DESC_TRANSA, CUBLAS_OP_T);
+    set(CUBLASLT_MATMUL_DESC_TRANSB, CUBLAS_OP_N);
+    if (call.is_fp8()) {
+      const int8_t fast = call.fast_accum ? 1 : 0;
+      set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast);
+    }
+    const auto K = static_cast<uint64_t>(call.K), M = static_cast<uint64_t>(call.M), N = static_cast<uint64_t>(call.N);
+    lt_check(cublasLtMatrixLayoutCreate(&a.h, storage_type(call.a), K, M, static_cast<int64_t>(K)), "layout A");
+    lt_check(cublasLtMatrixLayoutCreate(&b.h, storage_type(call.b), K, N, static_cast<int64_t>(K)), "layout B");
+    lt_check(cublasLtMatrixLayoutCreate(&c.h, storage_type(call.c), M, N, static_cast<int64_t>(M)), "layout C");
+    lt_check(cublasLtMatrixLayoutCreate(&d.h, storage_type(call.d), M, N, static_cast<int64_t>(M)), "layout D");
+    lt_check(cublasLtMatmulPreferenceCreate(&pref.h), "cublasLtMatmulPreferenceCreate");
+    lt_check(cublasLtMatmulPreferenceSetAttribute(pref.h, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
+                                                  sizeof workspace),
+             "preference workspace");
+  }
+};
+
+// Attributes are 16- or 32-bit integers, and cuBLASLt insists on the exact size: ask for it first.
+int config_attr(const cublasLtMatmulAlgo_t& algo, cublasLtMatmulAlgoConfigAttributes_t attr) {
+  size_t size = 0;
+  if (cublasLtMatmulAlgoConfigGetAttribute(&algo, attr, nullptr, 0, &size) != CUBLAS_STATUS_SUCCESS) size = 0;
+  for (const size_t tried : {size, size_t{4}, size_t{2}}) {
+    uint64_t v = 0;
+    size_t written = 0;
+    if (tried == 0 || tried > sizeof v ||
+        cublasLtMatmulAlgoConfigGetAttribute(&algo, attr, &v, tried, &written) != CUBLAS_STATUS_SUCCESS)
+      continue;
+    if (tried == 2) return static_cast<int>(static_cast<int16_t>(v));
+    return static_cast<int>(static_cast<int32_t>(v));
+  }
+  return -1;
+}
+
+LtAlgoConfig read_config(const cublasLtMatmulHeuristicResult_t& r) {
+  LtAlgoConfig c;
+  c.algo_id = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_ID);
+  c.tile = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_TILE_ID);
+  c.stages = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_STAGES_ID);
+  c.split_k = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM);
+  c.reduction = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_REDUCTION_SCHEME);
+  c.swizzle = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_CTA_SWIZZLING);
+  c.custom = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION);
+  c.inner_shape = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_INNER_SHAPE_ID);
+  c.cluster = config_attr(r.algo, CUBLASLT_ALGO_CONFIG_CLUSTER_SHAPE_ID);
+  c.workspace = r.workspaceSize;
+  c.tile_name = tile_enum_name(c.tile);
+  c.stages_name = stages_enum_name(c.stages);
+  return c;
+}
+
+}  // namespace
+
+struct LtSession::Impl {
+  cublasLtHandle_t handle = nullptr;
+  DeviceBuffer<uint8_t> workspace;
+  DeviceBuffer<float> scale_a{1}, scale_b{1};  // each its own allocation: cuBLASLt requires it
+};
+
+LtSession::LtSession(int device, size_t workspace_bytes) : impl_(std::make_unique<Impl>()) {
+  kernels::cuda_check(cudaSetDevice(device), "cudaSetDevice");
+  if (cublasLtCreate(&impl_->handle) != CUBLAS_STATUS_SUCCESS) throw kernels::KernelError("cublasLtCreate failed");
+  impl_->workspace = DeviceBuffer<uint8_t>(workspace_bytes);
+}
+
+LtSession::~LtSession() {
+  if (impl_ && impl_->handle) cublasLtDestroy(impl_->handle);
+}
+
+size_t LtSession::workspace_bytes() const { return impl_->workspace.size(); }
+
+std::string LtSession::library_version() const { return std::to_string(cublasLtGetVersion()); }
+
+std::vector<LtChoice> LtSession::heuristic(const LtCall& call, int count, std::string* why) {
+  std::vector<LtChoice> out;
+  try {
+    CallDescriptors desc(call, workspace_bytes());
+    if (call.is_fp8()) {
+      desc.set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<void*>(impl_->scale_a.get()));
+      desc.set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void*>(impl_->scale_b.get()));
+    }
+    std::vector<cublasLtMatmulHeuristicResult_t> results(static_cast<size_t>(count));
+    int found = 0;
+    lt_check(cublasLtMatmulAlgoGetHeuristic(impl_->handle, desc.op.h, desc.a.h, desc.b.h, desc.c.h, desc.d.h,
+                                            desc.pref.h, count, results.data(), &found),
+             "heuristic");
+    for (int i = 0; i < found; ++i) {
+      if (results[i].state != CUBLAS_STATUS_SUCCESS) continue;
+      LtChoice ch;
+      ch.config = read_config(results[i]);
+      ch.opaque.resize(sizeof(cublasLtMatmulAlgo_t));
+      std::memcpy(ch.opaque.data(), &results[i].algo, sizeof(cublasLtMatmulAlgo_t));
+      out.push_back(std::move(ch));
+    }
+    if (out.empty() && why) *why = "heuristic: no algorithm";
+  } catch (const LtRefusal& r) {
+    if (why) *why = r.what;
+    out.clear();
+  }
+  return out;
+}
+
+LtOutcome LtSession::run(const LtCall& call, const LtChoice& choice, const LtOperands& ops) {
+  LtOutcome outcome;
+  try {
+    CallDescriptors desc(call, workspace_bytes());
+    auto upload = [](const std::vector<uint8_t>& bytes) {
+      DeviceBuffer<uint8_t> buf(bytes.size());
+      buf.upload(bytes.data());
+      return buf;
+    };
+    // Library layout: A as is (K x M column-major = A[M][K]), B and C transposed (see lt_call.hpp).
+    auto a = upload(narrow(ops.a, call.a));
+    auto b = upload(narrow(transpose(ops.b, call.K, call.N), call.b));
+    auto c = upload(narrow(transpose(ops.c, call.M, call.N), call.c));
+    DeviceBuffer<uint8_t> d(call.M * call.N * storage_bytes(call.d));
+    d.fill_bytes(0xFF);  // poison: a D the library leaves unwritten is not mistaken for a result
+    if (call.is_fp8()) {
+      impl_->scale_a.upload(&call.scale_a);
+      impl_->scale_b.upload(&call.scale_b);
+      desc.set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<void*>(impl_->scale_a.get()));
+      desc.set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void*>(impl_->scale_b.get()));
+    }
+    cublasLtMatmulAlgo_t algo;
+    std::memcpy(&algo, choice.opaque.data(), sizeof algo);
+    lt_check(cublasLtMatmul(impl_->handle, desc.op.h, &call.alpha, a.get(), desc.a.h, b.get(), desc.b.h, &call.beta,
+                            c.get(), desc.c.h, d.get(), desc.d.h, &algo, impl_->workspace.get(),
+                            impl_->workspace.size(), nullptr),
+             "matmul");
+    kernels::cuda_check(cudaDeviceSynchronize(), "cublasLtMatmul");
+    std::vector<uint8_t> bytes(d.size());
+    d.download(bytes.data());
+    outcome.d = transpose(widen(bytes, call.d), call.N, call.M);
+  } catch (const LtRefusal& r) {
+    outcome.rejected = r.what;
+    outcome.d.clear();
+  }
+  return outcome;
+}
+
+}  // namespace mmaemu::lt

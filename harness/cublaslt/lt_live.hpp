@@ -1,0 +1,48 @@
+// Live cuBLASLt on this machine's GPU: the heuristic's choices for a call, and the call itself run
+// with one of them. Built only with CUDA; the rest of harness/cublaslt is host-only.
+#pragma once
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "lt_call.hpp"
+
+namespace mmaemu::lt {
+
+// One algorithm the heuristic offered, with the opaque handle cuBLASLt needs to run it.
+struct LtChoice {
+  LtAlgoConfig config;
+  std::vector<uint8_t> opaque;  // the cublasLtMatmulAlgo_t bytes
+};
+
+// What a call gave: D's raw bits (row-major contract, widened to 32), or the library's refusal.
+struct LtOutcome {
+  std::optional<std::string> rejected;  // "heuristic: CUBLAS_STATUS_NOT_SUPPORTED", "matmul: ..."
+  std::vector<uint32_t> d;              // D[M][N]
+};
+
+class LtSession {
+ public:
+  explicit LtSession(int device = 0, size_t workspace_bytes = size_t{32} << 20);
+  ~LtSession();
+  LtSession(const LtSession&) = delete;
+  LtSession& operator=(const LtSession&) = delete;
+
+  // Up to `count` algorithms, best first, as cublasLtMatmulAlgoGetHeuristic ranks them for this call
+  // and this session's workspace limit. Empty with `why` set when the library offers none.
+  std::vector<LtChoice> heuristic(const LtCall& call, int count, std::string* why = nullptr);
+
+  // Runs the call with `choice` on the operands (row-major contract) and reads D back. A CUDA error
+  // throws kernels::KernelError; a cuBLASLt refusal is an outcome, not an exception.
+  LtOutcome run(const LtCall& call, const LtChoice& choice, const LtOperands& ops);
+
+  size_t workspace_bytes() const;
+  std::string library_version() const;  // "130100"
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace mmaemu::lt

@@ -1,0 +1,71 @@
+#include "lt_model.hpp"
+
+#include <algorithm>
+#include <span>
+
+#include "../core/operands.hpp"
+
+namespace mmaemu::lt {
+
+ref::LibraryCall library_call(const LtCall& c) {
+  ref::LibraryCall l;
+  l.a = c.a;
+  l.b = c.b;
+  l.c = c.c;
+  l.d = c.d;
+  l.M = c.M;
+  l.N = c.N;
+  l.K = c.K;
+  l.alpha = c.alpha;
+  l.beta = c.beta;
+  l.scale_a = c.scale_a;
+  l.scale_b = c.scale_b;
+  l.fast_accum = c.fast_accum;
+  return l;
+}
+
+std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops) {
+  std::vector<uint32_t> d(call.M * call.N);
+  ref::LibraryAlgo algo;
+  algo.split_k = std::max(config.split_k, 1);
+  ref::library_gemm(library_call(call), algo, ops.a.data(), ops.b.data(), ops.c.data(), d.data());
+  return d;
+}
+
+std::string run_group(const LtCall& call, const LtAlgoConfig& config) {
+  std::string g = std::string(ref::format_name(call.a)) + "x" + std::string(ref::format_name(call.b)) + "->" +
+                  std::string(ref::format_name(call.d));
+  if (call.is_fp8()) g += call.fast_accum ? " fast" : " promoted";
+  return g + "/" + std::to_string(call.M) + "x" + std::to_string(call.N) + "x" + std::to_string(call.K) +
+         "/split " + std::to_string(std::max(config.split_k, 1));
+}
+
+void compare_with_model(BitComparator& cmp, const std::string& group, const LtCall& call, const LtOperands& ops,
+                        const std::vector<uint32_t>& library_d, const std::vector<uint32_t>& model) {
+  const int a_bytes = storage_bytes(call.a), b_bytes = storage_bytes(call.b), c_bytes = storage_bytes(call.c);
+  // Rows of thousands of values help nobody on a terminal: the first kShown of A's row and B's column
+  // (the report names the call, so the rest can be regenerated).
+  constexpr size_t kShown = 32;
+  const size_t shown = std::min(call.K, kShown);
+  const std::string more = call.K > kShown ? " ... (K = " + std::to_string(call.K) + ")" : "";
+  const auto describe = [&](size_t i) {
+    const size_t m = i / call.N, n = i % call.N;
+    return CaseDescription{call.name() + " m " + std::to_string(m) + " n " + std::to_string(n),
+                           "a=" + hex_list(&ops.a[m * call.K], shown, a_bytes) + more +
+                               " b=" + hex_list(&ops.b[n], shown, b_bytes, call.N) + more +
+                               " c=" + hex_bits(ops.c[i], c_bytes)};
+  };
+  cmp.compare(group, std::span(library_d), std::span(model), storage_bytes(call.d), describe);
+}
+
+void compare_refusal(BitComparator& cmp, const LtCall& call, bool library_refused, const std::string& library_why) {
+  const auto model_why = ref::library_refuses(library_call(call));
+  GroupCount& g = cmp.group("refusals");
+  // Expected: the library's verdict (1 refused, 0 ran); got: the model's.
+  cmp.compare_one(g, "refusals", library_refused ? 1u : 0u, model_why ? 1u : 0u, 1, [&](size_t) {
+    return CaseDescription{call.name(), "library: " + (library_refused ? library_why : std::string("runs")) +
+                                            "; model: " + model_why.value_or("runs")};
+  });
+}
+
+}  // namespace mmaemu::lt

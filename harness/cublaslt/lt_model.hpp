@@ -1,0 +1,30 @@
+// The library model (reference/library_gemm.hpp) applied to mmaemu's description of a cuBLASLt call,
+// and the comparison of a library result with it: shared by the replay of recordings (T2) and the
+// live parity suite (T3p).
+#pragma once
+#include <string>
+#include <vector>
+
+#include "../core/comparator.hpp"
+#include "lt_call.hpp"
+#include "mmaemu/reference/library_gemm.hpp"
+
+namespace mmaemu::lt {
+
+ref::LibraryCall library_call(const LtCall& c);
+
+// D[M][N] as the model computes it for the call run with `config`.
+std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops);
+
+// "bf16xbf16->fp32/16x16x32768/split 25": the comparison group of one run.
+std::string run_group(const LtCall& call, const LtAlgoConfig& config);
+
+// Compares the library's D with the model's, output by output; a mismatch is described by its inputs
+// (row of A, column of B, C), as TestFloat prints them.
+void compare_with_model(BitComparator& cmp, const std::string& group, const LtCall& call, const LtOperands& ops,
+                        const std::vector<uint32_t>& library_d, const std::vector<uint32_t>& model);
+
+// The refusal check: the library and the model must agree on whether the call runs.
+void compare_refusal(BitComparator& cmp, const LtCall& call, bool library_refused, const std::string& library_why);
+
+}  // namespace mmaemu::lt

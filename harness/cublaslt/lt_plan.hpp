@@ -1,0 +1,51 @@
+// A cuBLASLt recording plan: which calls `mmaemu record --cublaslt PLAN` makes on the GPU. Groups of
+// calls are written as the product of their lists, so a plan reads as a table:
+//
+//   plan: h200-cublaslt
+//   seed: 1
+//   heuristic_results: 4          # each call runs the heuristic's first N algorithms (1: its choice)
+//   groups:
+//     - name: bf16-split-k
+//       types: ["bf16 bf16 fp32 32F"]   # A B D compute (C has D's type)
+//       shapes: [16x16x32768, 256x128x4096]
+//       scalars: ["1 0", "0.5 2"]       # alpha beta
+//       scales: ["1 1", "0.75 3"]       # FP8 only: scale_a scale_b
+//       fast_accum: [false, true]       # FP8 only
+//       families: [realistic, cancellation]
+//       run: true                       # false: ask the heuristic only (the resolver's table)
+//
+// Every error names the plan file and the line and column of the offending value.
+#pragma once
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <vector>
+
+#include "generators/families.hpp"
+#include "lt_call.hpp"
+
+namespace mmaemu::lt {
+
+struct PlannedCall {
+  LtCall call;
+  gen::Family family = gen::Family::realistic;
+  uint64_t seed = 0;       // the operands' seed (generate_operands)
+  std::string group;
+  bool run = true;         // false: heuristic only
+};
+
+struct LtPlan {
+  std::string name;
+  std::filesystem::path file;
+  uint64_t seed = 1;
+  int heuristic_results = 1;
+  std::vector<PlannedCall> calls;
+};
+
+LtPlan load_plan(const std::filesystem::path& file);
+
+// The operands of a planned call: the generator family over the whole GEMM, deterministic in
+// (family, formats, shape, seed); tf32 operands are full fp32 patterns (low bits set).
+LtOperands generate_operands(const LtCall& call, gen::Family family, uint64_t seed);
+
+}  // namespace mmaemu::lt

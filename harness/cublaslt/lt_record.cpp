@@ -1,0 +1,110 @@
+#include "lt_record.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <iostream>
+
+#include "../core/sha256.hpp"
+#include "../record/provenance.hpp"
+#include "lt_live.hpp"
+#include "lt_plan.hpp"
+#include "lt_recording.hpp"
+
+namespace mmaemu::lt {
+namespace {
+
+// done / total, rate and time left, on a terminal only (quiet in CI logs).
+class Progress {
+ public:
+  explicit Progress(size_t total) : total_(total), on_(isatty(STDERR_FILENO)), start_(clock::now()) {}
+  void step(size_t done) {
+    if (!on_) return;
+    const double s = std::chrono::duration<double>(clock::now() - start_).count();
+    const double rate = s > 0 ? done / s : 0;
+    std::fprintf(stderr, "\r  %zu / %zu calls  %.1f/s  %.0f s left   ", done, total_, rate,
+                 rate > 0 ? (total_ - done) / rate : 0.0);
+    if (done == total_) std::fprintf(stderr, "\n");
+  }
+
+ private:
+  using clock = std::chrono::steady_clock;
+  size_t total_;
+  bool on_;
+  clock::time_point start_;
+};
+
+std::string d_sha256(const std::filesystem::path& f) { return sha256_file(f); }
+
+}  // namespace
+
+int record_cublaslt(const LtRecordOptions& o) {
+  const LtPlan plan = load_plan(o.plan);
+  LtSession session(o.device, o.workspace_bytes);
+  Recording rec;
+  rec.dir = o.out_dir;
+  rec.plan = plan.name;
+  rec.workspace_bytes = session.workspace_bytes();
+  const auto prov = record::collect_provenance(o.device, o.command_line,
+                                               o.commit.empty() ? record::build_commit() : o.commit);
+  rec.provenance = prov.fields;
+  std::filesystem::create_directories(o.out_dir / "d");
+  std::filesystem::create_directories(o.out_dir / "ops");
+
+  size_t runs = 0, rejected = 0, heuristic_rejected = 0;
+  Progress progress(plan.calls.size());
+  for (size_t i = 0; i < plan.calls.size(); ++i) {
+    const PlannedCall& p = plan.calls[i];
+    RecordedCall rc;
+    rc.id = i;
+    rc.group = p.group;
+    rc.call = p.call;
+    rc.family = p.family;
+    rc.seed = p.seed;
+    std::string why;
+    const auto choices = session.heuristic(p.call, p.run ? plan.heuristic_results : 1, &why);
+    for (const auto& ch : choices) rc.heuristic.push_back(ch.config);
+    if (choices.empty()) {
+      rc.heuristic_rejected = why;
+      ++heuristic_rejected;
+    }
+    if (p.run) {
+      const LtOperands ops = generate_operands(p.call, p.family, p.seed);
+      rc.operands_sha256 = operands_sha256(p.call, ops);
+      const size_t elements = ops.a.size() + ops.b.size() + ops.c.size();
+      if (elements <= o.store_operands_up_to) {
+        write_operands(o.out_dir / "ops", i, p.call, ops);
+        rc.operands_stored = true;
+      }
+      for (size_t r = 0; r < choices.size(); ++r) {
+        RecordedRun run;
+        run.rank = static_cast<int>(r);
+        run.config = choices[r].config;
+        LtOutcome out = session.run(p.call, choices[r], ops);
+        ++runs;
+        if (out.rejected) {
+          run.rejected = out.rejected;
+          ++rejected;
+        } else {
+          run.d_file = "d/" + std::to_string(i) + "-" + std::to_string(r) + ".npy";
+          write_d(o.out_dir / run.d_file, p.call, out.d);
+          run.d_sha256 = d_sha256(o.out_dir / run.d_file);
+        }
+        rc.runs.push_back(std::move(run));
+      }
+    } else {
+      rc.operands_sha256 = "";
+    }
+    rec.calls.push_back(std::move(rc));
+    if (i % 64 == 63) write_recording(rec);  // an interrupted run keeps what it recorded
+    progress.step(i + 1);
+  }
+  write_recording(rec);
+  std::cout << "cuBLASLt " << session.library_version() << ": " << plan.calls.size() << " calls, " << runs
+            << " runs (" << rejected << " refused at execution), " << heuristic_rejected
+            << " calls without an algorithm -> " << (o.out_dir / "recording.json").string() << "\n";
+  return 0;
+}
+
+}  // namespace mmaemu::lt

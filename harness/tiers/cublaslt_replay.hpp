@@ -1,0 +1,17 @@
+// Suite kind "cublaslt-replay" (tier T2, CPU): replays a cuBLASLt recording (harness/cublaslt,
+// `mmaemu record --cublaslt`) through the library model, bit for bit.
+//   - name: h200-cublaslt
+//     kind: cublaslt-replay
+//     labels: [T2, cpu]
+//     recording: ../fixtures/cublaslt-h200/recorded
+// Every recorded run's D must equal the model's for the configuration the library ran (its split-K);
+// every call the library refused must be refused by the model, and no other.
+// Groups: "<types>/<shape>/split S" and "refusals".
+#pragma once
+#include "suite_kind.hpp"
+
+namespace mmaemu {
+
+SuiteKind cublaslt_replay_kind();
+
+}  // namespace mmaemu

@@ -1,0 +1,55 @@
+// The GEMM model of a library call: what cuBLASLt (13.1, on an H200) computes for
+//   D = alpha * scale_a * scale_b * (A x B) + beta * C
+// above the tensor-core instruction: how its kernels walk K, split it, promote FP8 accumulators,
+// reduce the slices and apply the epilogue. Every rule here was read off recordings of the library
+// (fixtures/cublaslt-h200, README there); nothing is taken from documentation alone.
+//
+// The rules, per output element:
+//   1. Main loop, per K slice, from +0: 16-bit inputs chain wgmma k16 blocks, FP8 inputs wgmma k32
+//      blocks (the e8m13 accumulator), tf32 wgmma k8 blocks on inputs rounded to tf32 to nearest-even
+//      (the library converts fp32 -> tf32, the tensor core would truncate), fp32 (SIMT) an FMA chain.
+//   2. FP8 without fast accumulation: the tensor-core accumulator is added into an fp32 accumulator
+//      (IEEE, nearest-even) every `promotion_k` = 128 products, starting again from +0.
+//   3. Split-K into S slices: K is dealt in grains of 128 bytes of A (64 16-bit, 32 tf32/fp32, 128 FP8
+//      elements): chunk = ceil(ceil(K / grain) / S) * grain, slice s = [s * chunk, (s + 1) * chunk).
+//   4. Epilogue, S = 1: D = fma(alpha', acc, beta * C) (beta = 0: alpha' * acc, C unread).
+//      S > 1: the fp32 partials are added in slice order, then D = fma(beta, C, alpha' * sum)
+//      (beta = 0: alpha' * sum). alpha' = alpha * scale_a * scale_b for FP8, else alpha.
+//   5. D is rounded to its type to nearest-even; NaN is the canonical NaN of that type.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "format.hpp"
+
+namespace mmaemu::ref {
+
+struct LibraryCall {
+  FormatId a = FormatId::bf16, b = FormatId::bf16;  // tf32: fp32 storage, CUBLAS_COMPUTE_32F_FAST_TF32
+  FormatId c = FormatId::fp32, d = FormatId::fp32;
+  size_t M = 0, N = 0, K = 0;
+  float alpha = 1.0f, beta = 0.0f;
+  float scale_a = 1.0f, scale_b = 1.0f;  // FP8 only
+  bool fast_accum = false;               // FP8 only
+};
+
+// The part of the library's algorithm configuration the arithmetic depends on.
+struct LibraryAlgo {
+  int split_k = 1;
+};
+
+// Why the library refuses a call (the heuristic offers no algorithm), or nullopt when it runs it.
+std::optional<std::string> library_refuses(const LibraryCall& call);
+
+// The K grain of split-K slicing and the slices' bounds, for reports and tests.
+size_t split_grain(const LibraryCall& call);
+size_t split_chunk(const LibraryCall& call, int split_k);
+
+// D[M][N] from A[M][K], B[K][N], C[M][N] (row-major raw bits in the call's formats; tf32 operands are
+// full fp32 patterns). Throws std::invalid_argument for a call the library refuses.
+void library_gemm(const LibraryCall& call, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
+                  const uint32_t* C, uint32_t* D);
+
+}  // namespace mmaemu::ref

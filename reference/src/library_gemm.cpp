@@ -1,0 +1,129 @@
+#include "mmaemu/reference/library_gemm.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <stdexcept>
+#include <vector>
+
+#include "mmaemu/reference/model.hpp"
+#include "mutants/switch.hpp"
+
+namespace mmaemu::ref {
+namespace {
+
+bool is_fp8(FormatId f) { return f == FormatId::e4m3 || f == FormatId::e5m2; }
+bool fp8_call(const LibraryCall& c) { return is_fp8(c.a) || is_fp8(c.b); }
+
+float as_float(uint32_t bits) {
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+}
+uint32_t as_bits(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+}
+
+// The PTX spelling of a format in an instruction name.
+const char* ptx_type(FormatId f) {
+  switch (f) {
+    case FormatId::bf16: return "bf16";
+    case FormatId::fp16: return "f16";
+    case FormatId::tf32: return "tf32";
+    case FormatId::e4m3: return "e4m3";
+    case FormatId::e5m2: return "e5m2";
+    default: return nullptr;
+  }
+}
+
+// The tensor-core instruction the library's Hopper kernels chain along K (wgmma; N does not change
+// an output's arithmetic).
+const InstructionModel* main_loop_instruction(const LibraryCall& c) {
+  if (c.a == FormatId::fp32) return nullptr;  // SIMT: no tensor core
+  const int k = c.a == FormatId::tf32 ? 8 : fp8_call(c) ? 32 : 16;
+  return &lookup(Arch::sm90, "wgmma.m64n8k" + std::to_string(k) + ".f32." + ptx_type(c.a) + "." + ptx_type(c.b));
+}
+
+// fp32 -> tf32, to nearest-even, as the library converts its fp32 operands (Inf and NaN kept).
+uint32_t round_to_tf32(uint32_t x) {
+  if (((x >> 23) & 0xFF) == 0xFF) return x;
+  return (x + 0xFFFu + ((x >> 13) & 1u)) & ~0x1FFFu;
+}
+
+constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products per promotion
+
+// One K slice of one output: a[k], b[k] for k in [0, n), accumulated from +0.
+float slice_sum(const LibraryCall& c, const InstructionModel* im, const uint32_t* a, const uint32_t* b, size_t n) {
+  if (c.a == FormatId::fp32) {
+    float acc = 0.0f;
+    for (size_t k = 0; k < n; ++k) acc = std::fma(as_float(a[k]), as_float(b[k]), acc);
+    return acc;
+  }
+  if (fp8_call(c) && !c.fast_accum) {
+    float promoted = 0.0f;
+    for (size_t k0 = 0; k0 < n; k0 += kPromotionK) {
+      const size_t len = std::min(kPromotionK, n - k0);
+      promoted += as_float(dot_k(*im, a + k0, b + k0, 0, static_cast<int>(len)));
+    }
+    return promoted;
+  }
+  return as_float(dot_k(*im, a, b, 0, static_cast<int>(n)));
+}
+
+uint32_t to_output(FormatId d, float v) {
+  if (std::isnan(v)) return canonical_nan(d);
+  return convert(FormatId::fp32, as_bits(v), d, Rounding::nearest_even);
+}
+
+}  // namespace
+
+std::optional<std::string> library_refuses(const LibraryCall& c) {
+  if (c.a == FormatId::e5m2 && c.b == FormatId::e5m2) return "no e5m2 x e5m2 matmul";
+  // FP8 rows of A and columns of B must be 16-byte aligned (K a multiple of 16), with one exception the
+  // H200 recordings show: e4m3 x e4m3 -> bf16 with fast accumulation has an algorithm for any K.
+  const bool exception = c.a == FormatId::e4m3 && c.b == FormatId::e4m3 && c.d == FormatId::bf16 && c.fast_accum;
+  if (fp8_call(c) && c.K % 16 != 0 && !exception) return "FP8 needs K to be a multiple of 16";
+  return std::nullopt;
+}
+
+size_t split_grain(const LibraryCall& c) { return 128 / (static_cast<size_t>(spec(c.a).storage_bits) / 8); }
+
+size_t split_chunk(const LibraryCall& c, int split_k) {
+  const size_t g = split_grain(c), s = static_cast<size_t>(std::max(split_k, 1));
+  return ((c.K + g - 1) / g + s - 1) / s * g;
+}
+
+void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
+                  const uint32_t* C, uint32_t* D) {
+  if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
+  const InstructionModel* im = main_loop_instruction(c);
+  const size_t chunk = split_chunk(c, algo.split_k);
+  const bool split = algo.split_k > 1;
+  const float alpha = fp8_call(c) ? c.alpha * c.scale_a * c.scale_b : c.alpha;
+
+  std::vector<uint32_t> a(c.K), b(c.K);
+  for (size_t m = 0; m < c.M; ++m) {
+    for (size_t k = 0; k < c.K; ++k) a[k] = c.a == FormatId::tf32 ? round_to_tf32(A[m * c.K + k]) : A[m * c.K + k];
+    for (size_t n = 0; n < c.N; ++n) {
+      for (size_t k = 0; k < c.K; ++k)
+        b[k] = c.b == FormatId::tf32 ? round_to_tf32(B[k * c.N + n]) : B[k * c.N + n];
+      float acc = 0.0f;
+      for (size_t k0 = 0; k0 < c.K; k0 += chunk) {
+        const float part = slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0));
+        acc = k0 == 0 ? part : acc + part;
+      }
+      float d;
+      if (c.beta == 0.0f) {
+        d = alpha * acc;  // C is not read
+      } else {
+        const float cv = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
+        d = split ? std::fma(c.beta, cv, alpha * acc) : std::fma(alpha, acc, c.beta * cv);
+      }
+      D[m * c.N + n] = to_output(c.d, d);
+    }
+  }
+}
+
+}  // namespace mmaemu::ref
