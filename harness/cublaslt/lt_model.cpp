@@ -1,6 +1,9 @@
 #include "lt_model.hpp"
 
 #include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
 #include <span>
 
 #include "../core/operands.hpp"
@@ -24,11 +27,43 @@ ref::LibraryCall library_call(const LtCall& c) {
   return l;
 }
 
+size_t stage_k_depth(const LtAlgoConfig& config) {
+  // "64x4", "128xAUTO": K depth x stages (cublasLtMatmulStages_t's naming).
+  size_t depth = 0;
+  for (const char ch : config.stages_name) {
+    if (ch < '0' || ch > '9') break;
+    depth = depth * 10 + static_cast<size_t>(ch - '0');
+  }
+  return depth;
+}
+
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops) {
   std::vector<uint32_t> d(call.M * call.N);
+  const ref::LibraryCall whole = library_call(call);
   ref::LibraryAlgo algo;
   algo.split_k = std::max(config.split_k, 1);
-  ref::library_gemm(library_call(call), algo, ops.a.data(), ops.b.data(), ops.c.data(), d.data());
+  algo.k_tile = stage_k_depth(config);
+  // Rows are independent: blocks of rows on every hardware thread (the model itself stays scalar).
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, whole.M);
+  const size_t rows = (whole.M + threads - 1) / threads;
+  std::vector<std::thread> pool;
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  for (size_t m0 = 0; m0 < whole.M; m0 += rows) {
+    pool.emplace_back([&, m0] {
+      try {
+        ref::LibraryCall part = whole;
+        part.M = std::min(rows, whole.M - m0);
+        ref::library_gemm(part, algo, ops.a.data() + m0 * whole.K, ops.b.data(), ops.c.data() + m0 * whole.N,
+                          d.data() + m0 * whole.N);
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        failure = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
   return d;
 }
 
@@ -36,12 +71,13 @@ std::string run_group(const LtCall& call, const LtAlgoConfig& config) {
   std::string g = std::string(ref::format_name(call.a)) + "x" + std::string(ref::format_name(call.b)) + "->" +
                   std::string(ref::format_name(call.d));
   if (call.is_fp8()) g += call.fast_accum ? " fast" : " promoted";
-  return g + "/" + std::to_string(call.M) + "x" + std::to_string(call.N) + "x" + std::to_string(call.K) +
-         "/split " + std::to_string(std::max(config.split_k, 1));
+  return g + " algo " + std::to_string(config.algo_id);
 }
 
-void compare_with_model(BitComparator& cmp, const std::string& group, const LtCall& call, const LtOperands& ops,
+void compare_with_model(BitComparator& cmp, const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,
                         const std::vector<uint32_t>& library_d, const std::vector<uint32_t>& model) {
+  const std::string group = run_group(call, config);
+  const std::string where = call.name() + " split-K " + std::to_string(std::max(config.split_k, 1));
   const int a_bytes = storage_bytes(call.a), b_bytes = storage_bytes(call.b), c_bytes = storage_bytes(call.c);
   // Rows of thousands of values help nobody on a terminal: the first kShown of A's row and B's column
   // (the report names the call, so the rest can be regenerated).
@@ -50,7 +86,7 @@ void compare_with_model(BitComparator& cmp, const std::string& group, const LtCa
   const std::string more = call.K > kShown ? " ... (K = " + std::to_string(call.K) + ")" : "";
   const auto describe = [&](size_t i) {
     const size_t m = i / call.N, n = i % call.N;
-    return CaseDescription{call.name() + " m " + std::to_string(m) + " n " + std::to_string(n),
+    return CaseDescription{where + " m " + std::to_string(m) + " n " + std::to_string(n),
                            "a=" + hex_list(&ops.a[m * call.K], shown, a_bytes) + more +
                                " b=" + hex_list(&ops.b[n], shown, b_bytes, call.N) + more +
                                " c=" + hex_bits(ops.c[i], c_bytes)};

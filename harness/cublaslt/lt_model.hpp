@@ -13,15 +13,21 @@ namespace mmaemu::lt {
 
 ref::LibraryCall library_call(const LtCall& c);
 
+// The K depth of the configuration's pipeline stage ("64x4" -> 64), 0 when the name does not say.
+size_t stage_k_depth(const LtAlgoConfig& config);
+
 // D[M][N] as the model computes it for the call run with `config`.
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops);
 
-// "bf16xbf16->fp32/16x16x32768/split 25": the comparison group of one run.
+// "bf16xbf16->fp32 algo 66", "e4m3xe4m3->bf16 fast algo 62": the comparison group of one run. Groups
+// are per type combination and algorithm, the unit in which the model's rules were found (and in which a
+// tier file lists what the model does not cover yet); a mismatch names its call, shape and split-K.
+
 std::string run_group(const LtCall& call, const LtAlgoConfig& config);
 
 // Compares the library's D with the model's, output by output; a mismatch is described by its inputs
 // (row of A, column of B, C), as TestFloat prints them.
-void compare_with_model(BitComparator& cmp, const std::string& group, const LtCall& call, const LtOperands& ops,
+void compare_with_model(BitComparator& cmp, const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,
                         const std::vector<uint32_t>& library_d, const std::vector<uint32_t>& model);
 
 // The refusal check: the library and the model must agree on whether the call runs.

@@ -90,7 +90,7 @@ SuiteResult run_cublaslt_parity(const SuiteSpec& spec) {
         continue;
       }
       ran = true;
-      lt::compare_with_model(cmp, lt::run_group(p.call, choice.config), p.call, ops, out.d,
+      lt::compare_with_model(cmp, p.call, choice.config, ops, out.d,
                              lt::model_d(p.call, choice.config, ops));
     }
     lt::compare_refusal(cmp, p.call, !ran, refusal);

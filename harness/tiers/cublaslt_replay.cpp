@@ -19,7 +19,7 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
     for (const lt::RecordedRun& run : c.runs) {
       if (run.rejected) continue;  // refused at execution after the heuristic offered it: nothing to compare
       const auto library_d = lt::read_d(rec.dir / run.d_file, c.call);
-      lt::compare_with_model(cmp, lt::run_group(c.call, run.config), c.call, ops, library_d,
+      lt::compare_with_model(cmp, c.call, run.config, ops, library_d,
                              lt::model_d(c.call, run.config, ops));
     }
   }

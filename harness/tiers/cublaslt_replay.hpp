@@ -6,7 +6,7 @@
 //     recording: ../fixtures/cublaslt-h200/recorded
 // Every recorded run's D must equal the model's for the configuration the library ran (its split-K);
 // every call the library refused must be refused by the model, and no other.
-// Groups: "<types>/<shape>/split S" and "refusals".
+// Groups: "<types> algo <id>" (see lt_model.hpp) and "refusals".
 #pragma once
 #include "suite_kind.hpp"
 

@@ -1,3 +1,4 @@
+#include <cstdlib>
 #include "run_info.hpp"
 
 #include "../core/host_info.hpp"
@@ -44,12 +45,21 @@ std::string git_command(const std::filesystem::path& dir) {
 
 }  // namespace
 
+// MMAEMU_SOURCE_COMMIT overrides git: a run on a copy of the tree whose git metadata is not the
+// source's (a GPU machine that receives the files and the binaries) names the commit it was built from.
+static const char* source_commit_override() {
+  const char* c = std::getenv("MMAEMU_SOURCE_COMMIT");
+  return c && *c ? c : nullptr;
+}
+
 std::string git_commit(const std::filesystem::path& dir) {
+  if (const char* c = source_commit_override()) return c;
   const auto head = first_line_of(git_command(dir) + " rev-parse HEAD 2>/dev/null");
   return head && !head->empty() ? *head : "unknown";
 }
 
 std::string git_worktree_state(const std::filesystem::path& dir) {
+  if (source_commit_override()) return "as built (MMAEMU_SOURCE_COMMIT)";
   const auto change = first_line_of(git_command(dir) + " status --porcelain --untracked-files=no 2>/dev/null");
   if (!change) return "unknown";
   return change->empty() ? "clean" : "modified";

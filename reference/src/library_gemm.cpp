@@ -82,16 +82,20 @@ uint32_t to_output(FormatId d, float v) {
 std::optional<std::string> library_refuses(const LibraryCall& c) {
   if (c.a == FormatId::e5m2 && c.b == FormatId::e5m2) return "no e5m2 x e5m2 matmul";
   // FP8 rows of A and columns of B must be 16-byte aligned (K a multiple of 16), with one exception the
-  // H200 recordings show: e4m3 x e4m3 -> bf16 with fast accumulation has an algorithm for any K.
-  const bool exception = c.a == FormatId::e4m3 && c.b == FormatId::e4m3 && c.d == FormatId::bf16 && c.fast_accum;
+  // H200 recordings show: e4m3 x e4m3 with fast accumulation into bf16 or fp16 has algorithms (algo 62)
+  // for any K.
+  const bool exception = c.a == FormatId::e4m3 && c.b == FormatId::e4m3 && c.fast_accum &&
+                         (c.d == FormatId::bf16 || c.d == FormatId::fp16);
   if (fp8_call(c) && c.K % 16 != 0 && !exception) return "FP8 needs K to be a multiple of 16";
   return std::nullopt;
 }
 
-size_t split_grain(const LibraryCall& c) { return 128 / (static_cast<size_t>(spec(c.a).storage_bits) / 8); }
+size_t split_grain(const LibraryCall& c, const LibraryAlgo& algo) {
+  return algo.k_tile ? algo.k_tile : 128 / (static_cast<size_t>(spec(c.a).storage_bits) / 8);
+}
 
-size_t split_chunk(const LibraryCall& c, int split_k) {
-  const size_t g = split_grain(c), s = static_cast<size_t>(std::max(split_k, 1));
+size_t split_chunk(const LibraryCall& c, const LibraryAlgo& algo) {
+  const size_t g = split_grain(c, algo), s = static_cast<size_t>(std::max(algo.split_k, 1));
   return ((c.K + g - 1) / g + s - 1) / s * g;
 }
 
@@ -99,7 +103,7 @@ void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t*
                   const uint32_t* C, uint32_t* D) {
   if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
   const InstructionModel* im = main_loop_instruction(c);
-  const size_t chunk = split_chunk(c, algo.split_k);
+  const size_t chunk = split_chunk(c, algo);
   const bool split = algo.split_k > 1;
   const float alpha = fp8_call(c) ? c.alpha * c.scale_a * c.scale_b : c.alpha;
 

@@ -10,8 +10,9 @@
 //      (the library converts fp32 -> tf32, the tensor core would truncate), fp32 (SIMT) an FMA chain.
 //   2. FP8 without fast accumulation: the tensor-core accumulator is added into an fp32 accumulator
 //      (IEEE, nearest-even) every `promotion_k` = 128 products, starting again from +0.
-//   3. Split-K into S slices: K is dealt in grains of 128 bytes of A (64 16-bit, 32 tf32/fp32, 128 FP8
-//      elements): chunk = ceil(ceil(K / grain) / S) * grain, slice s = [s * chunk, (s + 1) * chunk).
+//   3. Split-K into S slices: K is dealt in grains of the kernel's K tile (the K depth of its pipeline
+//      stage: 64 for 16-bit, 128 for FP8 wgmma kernels, 8 to 32 for tf32 and fp32 ones):
+//      chunk = ceil(ceil(K / grain) / S) * grain, slice s = [s * chunk, (s + 1) * chunk).
 //   4. Epilogue, S = 1: D = fma(alpha', acc, beta * C) (beta = 0: alpha' * acc, C unread).
 //      S > 1: the fp32 partials are added in slice order, then D = fma(beta, C, alpha' * sum)
 //      (beta = 0: alpha' * sum). alpha' = alpha * scale_a * scale_b for FP8, else alpha.
@@ -38,14 +39,15 @@ struct LibraryCall {
 // The part of the library's algorithm configuration the arithmetic depends on.
 struct LibraryAlgo {
   int split_k = 1;
+  size_t k_tile = 0;  // the K depth of a main-loop stage; 0: 128 bytes of A (what the wgmma kernels use)
 };
 
 // Why the library refuses a call (the heuristic offers no algorithm), or nullopt when it runs it.
 std::optional<std::string> library_refuses(const LibraryCall& call);
 
 // The K grain of split-K slicing and the slices' bounds, for reports and tests.
-size_t split_grain(const LibraryCall& call);
-size_t split_chunk(const LibraryCall& call, int split_k);
+size_t split_grain(const LibraryCall& call, const LibraryAlgo& algo);
+size_t split_chunk(const LibraryCall& call, const LibraryAlgo& algo);
 
 // D[M][N] from A[M][K], B[K][N], C[M][N] (row-major raw bits in the call's formats; tf32 operands are
 // full fp32 patterns). Throws std::invalid_argument for a call the library refuses.
