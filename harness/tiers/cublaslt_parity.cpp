@@ -66,6 +66,7 @@ SuiteResult run_cublaslt_parity(const SuiteSpec& spec) {
   }
   lt::LtSession session(0);
   BitComparator cmp(result);
+  GroupCount& executions = cmp.group("executions");
   size_t calls = 0, runs = 0, refused = 0;
   const auto start = std::chrono::steady_clock::now();
   for (size_t i = 0; i < plan.calls.size(); ++i) {
@@ -85,6 +86,10 @@ SuiteResult run_cublaslt_parity(const SuiteSpec& spec) {
     for (const auto& choice : choices) {
       const lt::LtOutcome out = session.run(p.call, choice, ops);
       ++runs;
+      // Group "executions": one per cublasLtMatmul; an algorithm the heuristic offered must run.
+      cmp.compare_one(executions, "executions", 1u, out.rejected ? 0u : 1u, 1, [&](size_t) {
+        return CaseDescription{p.call.name(), choice.config.describe() + ": " + out.rejected.value_or("")};
+      });
       if (out.rejected) {
         refusal = *out.rejected;
         continue;

@@ -9,7 +9,9 @@
 // Each planned call asks the live heuristic, runs each algorithm it offers, and compares D with the
 // model for that algorithm's configuration; a call the library refuses must be refused by the model.
 // With `resolver`, every call of that recording is asked again and the live first choice must equal the
-// recorded one (group "resolver": one comparison per call, a disagreement is a mismatch).
+// recorded one (group "resolver": one comparison per call, a disagreement is a mismatch). Group
+// "refusals" counts the calls (one per call), group "executions" the cublasLtMatmul runs (each algorithm
+// the heuristic offered must run).
 #pragma once
 #include "suite_kind.hpp"
 

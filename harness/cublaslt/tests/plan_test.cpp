@@ -1,0 +1,100 @@
+// Recording plans: the product of a group's lists, and errors at the offending value's line and column.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "../core/errors.hpp"
+#include "lt_plan.hpp"
+
+namespace mmaemu::lt {
+namespace {
+
+std::filesystem::path write_plan(const std::string& name, const std::string& text) {
+  const auto dir = std::filesystem::temp_directory_path() / "mmaemu_lt_plan_test";
+  std::filesystem::create_directories(dir);
+  const auto file = dir / name;
+  std::ofstream(file) << text;
+  return file;
+}
+
+TEST(LtPlan, ExpandsEveryGroupAsTheProductOfItsLists) {
+  const auto file = write_plan("good.yaml", R"(plan: t
+seed: 3
+heuristic_results: 2
+groups:
+  - name: g16
+    types: ["bf16 bf16 fp32 32F", "fp16 fp16 fp16 32F"]
+    shapes: [16x16x64, 8x24x1000]
+    scalars: ["1 0", "-1.25 0.75"]
+    families: [realistic, cancellation]
+  - name: g8
+    types: ["e4m3 e5m2 bf16 32F"]
+    shapes: [64x64x64]
+    scalars: ["1 0"]
+    scales: ["1 1", "0.3 1.7"]
+    fast_accum: [false, true]
+    families: [realistic]
+    run: false
+)");
+  const LtPlan plan = load_plan(file);
+  EXPECT_EQ(plan.heuristic_results, 2);
+  ASSERT_EQ(plan.calls.size(), 2u * 2 * 2 * 2 + 2 * 2);
+  const PlannedCall& first = plan.calls.front();
+  EXPECT_EQ(first.call.a, ref::FormatId::bf16);
+  EXPECT_EQ(first.call.d, ref::FormatId::fp32);
+  EXPECT_EQ(first.call.c, first.call.d);
+  EXPECT_EQ(first.call.K, 64u);
+  const PlannedCall& last = plan.calls.back();
+  EXPECT_TRUE(last.call.is_fp8());
+  EXPECT_TRUE(last.call.fast_accum);
+  EXPECT_FLOAT_EQ(last.call.scale_b, 1.7f);
+  EXPECT_FALSE(last.run);
+  // Seeds differ from call to call, and the same plan gives the same seeds.
+  EXPECT_NE(plan.calls[0].seed, plan.calls[1].seed);
+  EXPECT_EQ(load_plan(file).calls[5].seed, plan.calls[5].seed);
+}
+
+TEST(LtPlan, ErrorsNameTheFileLineAndColumn) {
+  const auto bad_shape = write_plan("bad_shape.yaml", R"(plan: t
+groups:
+  - name: g
+    types: ["bf16 bf16 fp32 32F"]
+    shapes: [16x16]
+    scalars: ["1 0"]
+    families: [realistic]
+)");
+  try {
+    load_plan(bad_shape);
+    FAIL() << "a shape without K was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad_shape.yaml:5:14"), std::string::npos) << e.what();
+  }
+  const auto bad_key = write_plan("bad_key.yaml", R"(plan: t
+groups:
+  - name: g
+    typo: 1
+    types: ["bf16 bf16 fp32 32F"]
+    shapes: [16x16x16]
+    scalars: ["1 0"]
+    families: [realistic]
+)");
+  EXPECT_THROW(load_plan(bad_key), InputError);
+  const auto bad_type = write_plan("bad_type.yaml", R"(plan: t
+groups:
+  - name: g
+    types: ["bf16 bf16 fp32 64F"]
+    shapes: [16x16x16]
+    scalars: ["1 0"]
+    families: [realistic]
+)");
+  try {
+    load_plan(bad_type);
+    FAIL() << "an unknown compute type was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("bad_type.yaml:4:13"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace mmaemu::lt
