@@ -1,6 +1,9 @@
 // The command-line contract, exercised through the real binary: exit statuses 0/1/2, error messages
 // that name the file (and line), and `mmaemu mma` reproducing recorded hardware bits.
 #include <gtest/gtest.h>
+
+#include "lt_plan.hpp"
+#include "lt_recording.hpp"
 #include <sys/wait.h>
 
 #include <array>
@@ -9,6 +12,7 @@
 #include <fstream>
 
 #include "../harness/core/npy.hpp"
+#include "../harness/core/operands.hpp"
 
 namespace fs = std::filesystem;
 using mmaemu::NpyArray;
@@ -275,4 +279,83 @@ TEST(InfoCli, ShowsTheLadderAndCoverage) {
   ASSERT_EQ(o.status, 0) << o.output;
   for (const char* s : {"fallback ladder", "host", "reference", "every profile and instruction"})
     EXPECT_NE(o.output.find(s), std::string::npos) << s;
+}
+
+// `mmaemu gemm --library cublaslt-h200 --algo auto`: recorded cuBLASLt calls (split-K, FP8 promotion,
+// alpha and beta) reproduced from .npy operands alone, the configuration taken from the resolver table.
+namespace {
+
+const mmaemu::lt::Recording& cublaslt_recording() {
+  static const auto rec =
+      mmaemu::lt::read_recording(fs::path(MMAEMU_SOURCE_DIR) / "fixtures/cublaslt-h200/recorded");
+  return rec;
+}
+
+// The first recorded call whose heuristic's first choice ran, matching `pick`.
+template <class Pick>
+const mmaemu::lt::RecordedCall* find_call(Pick pick) {
+  for (const auto& c : cublaslt_recording().calls)
+    if (!c.runs.empty() && c.runs[0].rank == 0 && !c.runs[0].rejected && pick(c)) return &c;
+  return nullptr;
+}
+
+void write_matrix(const std::string& file, const std::vector<uint32_t>& v, mmaemu::ref::FormatId f, size_t rows,
+                  size_t cols) {
+  mmaemu::NpyArray a;
+  a.word_bytes = mmaemu::storage_bytes(f);
+  a.shape = {rows, cols};
+  a.values = v;
+  mmaemu::write_npy(file, a);
+}
+
+std::string library_args(const mmaemu::lt::LtCall& call, const TempDir& dir) {
+  auto f = [](mmaemu::ref::FormatId x) { return std::string(mmaemu::ref::format_name(x)); };
+  std::string args = "gemm --library cublaslt-h200 --a " + dir.file("a.npy") + " --b " + dir.file("b.npy") + " --c " +
+                     dir.file("c.npy") + " --out " + dir.file("d.npy") + " --a-type " + f(call.a) + " --b-type " +
+                     f(call.b) + " --d-type " + f(call.d) + " --alpha " + std::to_string(call.alpha) + " --beta " +
+                     std::to_string(call.beta);
+  if (call.is_fp8())
+    args += " --scale-a " + std::to_string(call.scale_a) + " --scale-b " + std::to_string(call.scale_b) +
+            (call.fast_accum ? " --fast-accum" : "");
+  return args + " --algo auto";
+}
+
+}  // namespace
+
+TEST(LibraryGemmCli, ReproducesRecordedCublasLtCalls) {
+  using mmaemu::ref::FormatId;
+  const std::vector<const mmaemu::lt::RecordedCall*> calls = {
+      find_call([](const auto& c) { return c.call.a == FormatId::bf16 && c.runs[0].config.split_k > 4; }),
+      find_call([](const auto& c) { return c.call.a == FormatId::e4m3 && !c.call.fast_accum && c.call.beta != 0; }),
+      find_call([](const auto& c) { return c.call.d == FormatId::fp16 && c.call.alpha != 1.0f; }),
+  };
+  for (const auto* c : calls) {
+    ASSERT_NE(c, nullptr) << "the committed recording lacks a call this test needs";
+    // alpha and beta go through the command line in decimal: only calls whose values survive it.
+    ASSERT_EQ(std::stof(std::to_string(c->call.alpha)), c->call.alpha);
+    TempDir dir;
+    const auto ops = mmaemu::lt::operands_of(cublaslt_recording(), *c);
+    write_matrix(dir.file("a.npy"), ops.a, c->call.a, c->call.M, c->call.K);
+    write_matrix(dir.file("b.npy"), ops.b, c->call.b, c->call.K, c->call.N);
+    write_matrix(dir.file("c.npy"), ops.c, c->call.c, c->call.M, c->call.N);
+    const Outcome o = run(library_args(c->call, dir));
+    ASSERT_EQ(o.status, 0) << o.output;
+    const auto recorded = mmaemu::lt::read_d(cublaslt_recording().dir / c->runs[0].d_file, c->call);
+    EXPECT_EQ(mmaemu::read_npy(dir.file("d.npy")).values, recorded) << c->call.name();
+  }
+}
+
+TEST(LibraryGemmCli, ACallOutsideTheResolverTableIsExit2) {
+  TempDir dir;
+  mmaemu::lt::LtCall call;
+  call.M = 3;
+  call.N = 5;
+  call.K = 77;  // no recorded call has this shape
+  const auto ops = mmaemu::lt::generate_operands(call, mmaemu::gen::Family::realistic, 1);
+  write_matrix(dir.file("a.npy"), ops.a, call.a, call.M, call.K);
+  write_matrix(dir.file("b.npy"), ops.b, call.b, call.K, call.N);
+  write_matrix(dir.file("c.npy"), ops.c, call.c, call.M, call.N);
+  const Outcome o = run(library_args(call, dir));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("recorded"), std::string::npos) << o.output;  // names the table's directory
 }

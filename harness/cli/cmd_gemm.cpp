@@ -10,6 +10,7 @@
 #include "../core/errors.hpp"
 #include "../core/npy.hpp"
 #include "../core/operands.hpp"
+#include "cmd_gemm_library.hpp"
 #include "commands.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -47,6 +48,9 @@ Matrix check_matrix(const NpyArray& arr, const std::string& file, char role, con
 }
 
 int run_gemm(const GemmArgs& args) {
+  if (args.arch.empty() || args.instr.empty())
+    throw InputError(args.arch.empty() ? "--arch" : "--instr",
+                     "mmaemu gemm needs --arch and --instr (or --library for a library call)");
   const auto arch = ref::parse_arch(args.arch);
   if (!arch) throw InputError("--arch", "unknown architecture '" + args.arch + "' (sm70, sm75, sm80, sm86, sm89, sm90, sm100, sm120)");
   const ref::InstructionModel& model = ref::lookup(*arch, args.instr);  // exit 2 when absent
@@ -92,17 +96,46 @@ int run_gemm(const GemmArgs& args) {
 }  // namespace
 
 void add_gemm(CLI::App& app, int& status) {
-  auto* cmd = app.add_subcommand("gemm", "Compute D = A*B + C for any M, N, K, as an architecture's MMA loop does");
+  auto* cmd = app.add_subcommand("gemm", "Compute D = A*B + C for any M, N, K, as an architecture's MMA loop does "
+                                         "(or, with --library, as a library call does)");
   auto args = std::make_shared<GemmArgs>();
-  cmd->add_option("--arch", args->arch, "Architecture profile: sm70 sm75 sm80 sm86 sm89 sm90 sm100 sm120")->required();
-  cmd->add_option("--instr", args->instr, "Instruction each step runs, e.g. mma.m16n8k16.f32.bf16.bf16.f32")->required();
+  auto lib = std::make_shared<LibraryGemmArgs>();
+  lib->resolver = MMAEMU_SOURCE_DIR "/fixtures/cublaslt-h200/recorded";
+  cmd->add_option("--arch", args->arch, "Architecture profile: sm70 sm75 sm80 sm86 sm89 sm90 sm100 sm120");
+  cmd->add_option("--instr", args->instr, "Instruction each step runs, e.g. mma.m16n8k16.f32.bf16.bf16.f32");
   cmd->add_option("--a", args->a, "A.npy [M,K] or [batch,M,K] raw bits")->required();
   cmd->add_option("--b", args->b, "B.npy [K,N] or [batch,K,N] raw bits")->required();
   cmd->add_option("--c", args->c, "C.npy [M,N] or [batch,M,N] raw bits")->required();
   cmd->add_option("--out", args->out, "D.npy to write, shaped as C")->required();
   cmd->add_option("--trace", args->trace, "TRACE.npy to write: the accumulator after every step, [..., M, N, steps]");
   cmd->add_option("--backend", args->backend, "reference (default), a backend name (see mmaemu info), or auto");
-  cmd->callback([args, &status] { status = run_gemm(*args); });
+  // A library call (see cmd_gemm_library.cpp): D = alpha * scale_a * scale_b * A x B + beta * C.
+  auto* library = cmd->add_option("--library", lib->library, "Library profile of the call: cublaslt-h200");
+  cmd->add_option("--a-type", lib->a_type, "With --library: A's type (bf16 fp16 tf32 fp32 e4m3 e5m2)")->needs(library);
+  cmd->add_option("--b-type", lib->b_type, "With --library: B's type")->needs(library);
+  cmd->add_option("--d-type", lib->d_type, "With --library: C's and D's type (bf16 fp16 fp32)")->needs(library);
+  cmd->add_option("--alpha", lib->alpha, "With --library: alpha (default 1)")->needs(library);
+  cmd->add_option("--beta", lib->beta, "With --library: beta (default 0)")->needs(library);
+  cmd->add_option("--scale-a", lib->scale_a, "With --library, FP8: A's scale factor")->needs(library);
+  cmd->add_option("--scale-b", lib->scale_b, "With --library, FP8: B's scale factor")->needs(library);
+  cmd->add_flag("--fast-accum", lib->fast_accum, "With --library, FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM")->needs(library);
+  cmd->add_option("--algo", lib->algo, "With --library: auto (the recorded heuristic choice) or a JSON file")
+      ->needs(library);
+  cmd->add_option("--resolver", lib->resolver, "With --library: the recording whose heuristic choices --algo auto reads")
+      ->needs(library);
+  cmd->callback([args, lib, &status] {
+    if (lib->library.empty()) {
+      status = run_gemm(*args);
+      return;
+    }
+    if (lib->a_type.empty() || lib->b_type.empty() || lib->d_type.empty())
+      throw InputError("--library", "a library call needs --a-type, --b-type and --d-type");
+    lib->a = args->a;
+    lib->b = args->b;
+    lib->c = args->c;
+    lib->out = args->out;
+    status = run_library_gemm(*lib);
+  });
 }
 
 }  // namespace mmaemu::cli
