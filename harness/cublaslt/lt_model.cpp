@@ -27,22 +27,13 @@ ref::LibraryCall library_call(const LtCall& c) {
   return l;
 }
 
-size_t stage_k_depth(const LtAlgoConfig& config) {
-  // "64x4", "128xAUTO": K depth x stages (cublasLtMatmulStages_t's naming).
-  size_t depth = 0;
-  for (const char ch : config.stages_name) {
-    if (ch < '0' || ch > '9') break;
-    depth = depth * 10 + static_cast<size_t>(ch - '0');
-  }
-  return depth;
-}
-
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops) {
   std::vector<uint32_t> d(call.M * call.N);
   const ref::LibraryCall whole = library_call(call);
   ref::LibraryAlgo algo;
   algo.split_k = std::max(config.split_k, 1);
-  algo.k_tile = stage_k_depth(config);
+  // The slices' grain is 128 bytes of A for every algorithm recorded, whatever its stage depth says
+  // (tf32 "16x6" and "32x6" stages, fp32 "8x5" alike): algo.k_tile stays 0.
   // Rows are independent: blocks of rows on every hardware thread (the model itself stays scalar).
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, whole.M);
   const size_t rows = (whole.M + threads - 1) / threads;
@@ -71,7 +62,10 @@ std::string run_group(const LtCall& call, const LtAlgoConfig& config) {
   std::string g = std::string(ref::format_name(call.a)) + "x" + std::string(ref::format_name(call.b)) + "->" +
                   std::string(ref::format_name(call.d));
   if (call.is_fp8()) g += call.fast_accum ? " fast" : " promoted";
-  return g + " algo " + std::to_string(config.algo_id);
+  g += " algo " + std::to_string(config.algo_id);
+  // K not a multiple of the 128-byte grain: the kernels' K tail, a rule of its own for some algorithms.
+  if (call.K % ref::split_grain(library_call(call), {}) != 0) g += " K-tail";
+  return g;
 }
 
 void compare_with_model(BitComparator& cmp, const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,

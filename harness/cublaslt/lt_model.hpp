@@ -13,14 +13,11 @@ namespace mmaemu::lt {
 
 ref::LibraryCall library_call(const LtCall& c);
 
-// The K depth of the configuration's pipeline stage ("64x4" -> 64), 0 when the name does not say.
-size_t stage_k_depth(const LtAlgoConfig& config);
-
 // D[M][N] as the model computes it for the call run with `config`.
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops);
 
-// "bf16xbf16->fp32 algo 66", "e4m3xe4m3->bf16 fast algo 62": the comparison group of one run. Groups
-// are per type combination and algorithm, the unit in which the model's rules were found (and in which a
+// "bf16xbf16->fp32 algo 66", "e4m3xe4m3->bf16 fast algo 62 K-tail": the comparison group of one run.
+// Groups are per type combination and algorithm, and " K-tail" when K is no multiple of the 128-byte grain, the unit in which the model's rules were found (and in which a
 // tier file lists what the model does not cover yet); a mismatch names its call, shape and split-K.
 
 std::string run_group(const LtCall& call, const LtAlgoConfig& config);

@@ -10,8 +10,8 @@
 //      (the library converts fp32 -> tf32, the tensor core would truncate), fp32 (SIMT) an FMA chain.
 //   2. FP8 without fast accumulation: the tensor-core accumulator is added into an fp32 accumulator
 //      (IEEE, nearest-even) every `promotion_k` = 128 products, starting again from +0.
-//   3. Split-K into S slices: K is dealt in grains of the kernel's K tile (the K depth of its pipeline
-//      stage: 64 for 16-bit, 128 for FP8 wgmma kernels, 8 to 32 for tf32 and fp32 ones):
+//   3. Split-K into S slices: K is dealt in grains of 128 bytes of A (64 16-bit, 32 tf32 and fp32, 128
+//      FP8 elements), whatever the depth of the kernel's pipeline stages:
 //      chunk = ceil(ceil(K / grain) / S) * grain, slice s = [s * chunk, (s + 1) * chunk).
 //   4. Epilogue, S = 1: D = fma(alpha', acc, beta * C) (beta = 0: alpha' * acc, C unread).
 //      S > 1: the fp32 partials are added in slice order, then D = fma(beta, C, alpha' * sum)
@@ -39,7 +39,7 @@ struct LibraryCall {
 // The part of the library's algorithm configuration the arithmetic depends on.
 struct LibraryAlgo {
   int split_k = 1;
-  size_t k_tile = 0;  // the K depth of a main-loop stage; 0: 128 bytes of A (what the wgmma kernels use)
+  size_t k_tile = 0;  // the slices' grain; 0: 128 bytes of A, what every recorded algorithm uses
 };
 
 // Why the library refuses a call (the heuristic offers no algorithm), or nullopt when it runs it.
