@@ -32,8 +32,12 @@ std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, co
   const ref::LibraryCall whole = library_call(call);
   ref::LibraryAlgo algo;
   algo.split_k = std::max(config.split_k, 1);
-  // The slices' grain is 128 bytes of A for every algorithm recorded, whatever its stage depth says
-  // (tf32 "16x6" and "32x6" stages, fp32 "8x5" alike): algo.k_tile stays 0.
+  // "16x6": K depth x stages (cublasLtMatmulStages_t's naming). Not the split grain (128 bytes of A for
+  // every recorded algorithm); it orders the K tail of tf32 slices.
+  for (const char ch : config.stages_name) {
+    if (ch < '0' || ch > '9') break;
+    algo.stage_k = algo.stage_k * 10 + static_cast<size_t>(ch - '0');
+  }
   // Rows are independent: blocks of rows on every hardware thread (the model itself stays scalar).
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, whole.M);
   const size_t rows = (whole.M + threads - 1) / threads;
@@ -64,7 +68,8 @@ std::string run_group(const LtCall& call, const LtAlgoConfig& config) {
   if (call.is_fp8()) g += call.fast_accum ? " fast" : " promoted";
   g += " algo " + std::to_string(config.algo_id);
   // K not a multiple of the 128-byte grain: the kernels' K tail, a rule of its own for some algorithms.
-  if (call.K % ref::split_grain(library_call(call), {}) != 0) g += " K-tail";
+  const size_t grain = 128 / (static_cast<size_t>(ref::spec(call.a).storage_bits) / 8);
+  if (call.K % grain != 0) g += " K-tail";
   return g;
 }
 

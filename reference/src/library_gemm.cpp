@@ -54,8 +54,10 @@ uint32_t round_to_tf32(uint32_t x) {
 
 constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products per promotion
 
-// One K slice of one output: a[k], b[k] for k in [0, n), accumulated from +0.
-float slice_sum(const LibraryCall& c, const InstructionModel* im, const uint32_t* a, const uint32_t* b, size_t n) {
+// One K slice of one output: a[k], b[k] for k in [0, n), accumulated from +0. `residue_first`: the
+// slice's first n mod residue_first products form a (padded) block of their own, then whole tiles.
+float slice_sum(const LibraryCall& c, const InstructionModel* im, const uint32_t* a, const uint32_t* b, size_t n,
+                size_t residue_first) {
   if (c.a == FormatId::fp32) {
     float acc = 0.0f;
     for (size_t k = 0; k < n; ++k) acc = std::fma(as_float(a[k]), as_float(b[k]), acc);
@@ -69,7 +71,9 @@ float slice_sum(const LibraryCall& c, const InstructionModel* im, const uint32_t
     }
     return promoted;
   }
-  return as_float(dot_k(*im, a, b, 0, static_cast<int>(n)));
+  const size_t r = residue_first ? n % residue_first : 0;
+  const uint32_t head = r ? dot_k(*im, a, b, 0, static_cast<int>(r)) : 0;
+  return as_float(dot_k(*im, a + r, b + r, head, static_cast<int>(n - r)));
 }
 
 uint32_t to_output(FormatId d, float v) {
@@ -90,12 +94,22 @@ std::optional<std::string> library_refuses(const LibraryCall& c) {
   return std::nullopt;
 }
 
-size_t split_grain(const LibraryCall& c, const LibraryAlgo& algo) {
-  return algo.k_tile ? algo.k_tile : 128 / (static_cast<size_t>(spec(c.a).storage_bits) / 8);
+namespace {
+size_t element_bytes(const LibraryCall& c) { return static_cast<size_t>(spec(c.a).storage_bits) / 8; }
+
+// The tf32 and fp32 kernels with K no multiple of the 128-byte grain (their own K-tail regime).
+bool k_tail_regime(const LibraryCall& c) {
+  return (c.a == FormatId::tf32 || c.a == FormatId::fp32) && c.K % (128 / element_bytes(c)) != 0;
+}
+}  // namespace
+
+size_t split_grain(const LibraryCall& c, const LibraryAlgo&) {
+  return (k_tail_regime(c) ? 16 : 128) / element_bytes(c);
 }
 
 size_t split_chunk(const LibraryCall& c, const LibraryAlgo& algo) {
   const size_t g = split_grain(c, algo), s = static_cast<size_t>(std::max(algo.split_k, 1));
+  if (k_tail_regime(c)) return ((c.K + s - 1) / s + g - 1) / g * g;
   return ((c.K + g - 1) / g + s - 1) / s * g;
 }
 
@@ -104,6 +118,7 @@ void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t*
   if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
   const InstructionModel* im = main_loop_instruction(c);
   const size_t chunk = split_chunk(c, algo);
+  const size_t residue_first = k_tail_regime(c) && c.a == FormatId::tf32 ? (algo.stage_k ? algo.stage_k : 16) : 0;
   const bool split = algo.split_k > 1;
   const float alpha = fp8_call(c) ? c.alpha * c.scale_a * c.scale_b : c.alpha;
 
@@ -115,7 +130,7 @@ void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t*
         b[k] = c.b == FormatId::tf32 ? round_to_tf32(B[k * c.N + n]) : B[k * c.N + n];
       float acc = 0.0f;
       for (size_t k0 = 0; k0 < c.K; k0 += chunk) {
-        const float part = slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0));
+        const float part = slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0), residue_first);
         acc = k0 == 0 ? part : acc + part;
       }
       float d;

@@ -93,6 +93,15 @@ TEST(LibraryModel, SplitKChunksFollowTheGrain) {
   EXPECT_EQ(split_chunk(c, {12, 0}), 2816u);
   c.a = c.b = FormatId::tf32;
   EXPECT_EQ(split_grain(c, {}), 32u);
+  // tf32 and fp32 kernels with K no multiple of 32: 16-byte grains, chunk = ceil(K / S) rounded up to 4.
+  c.K = 1040;
+  EXPECT_EQ(split_grain(c, {}), 4u);
+  EXPECT_EQ(split_chunk(c, {24, 16}), 44u);
+  c.a = c.b = FormatId::fp32;
+  EXPECT_EQ(split_chunk(c, {32, 8}), 36u);
+  EXPECT_EQ(split_chunk(c, {132, 8}), 8u);
+  c.K = 32768;
+  EXPECT_EQ(split_chunk(c, {66, 8}), 512u);
 }
 
 TEST(LibraryModel, Tf32OperandsAreRoundedToNearestEven) {

@@ -13,6 +13,9 @@
 //   3. Split-K into S slices: K is dealt in grains of 128 bytes of A (64 16-bit, 32 tf32 and fp32, 128
 //      FP8 elements), whatever the depth of the kernel's pipeline stages:
 //      chunk = ceil(ceil(K / grain) / S) * grain, slice s = [s * chunk, (s + 1) * chunk).
+//      The tf32 and fp32 kernels (algorithms 21, 20) with K no multiple of that grain slice K in
+//      grains of 16 bytes instead (chunk = ceil(K / S) rounded up to 4 elements), and a tf32 slice
+//      runs its residue (length mod the stage's K depth) first, then whole K tiles.
 //   4. Epilogue, S = 1: D = fma(alpha', acc, beta * C) (beta = 0: alpha' * acc, C unread).
 //      S > 1: the fp32 partials are added in slice order, then D = fma(beta, C, alpha' * sum)
 //      (beta = 0: alpha' * sum). alpha' = alpha * scale_a * scale_b for FP8, else alpha.
@@ -39,7 +42,7 @@ struct LibraryCall {
 // The part of the library's algorithm configuration the arithmetic depends on.
 struct LibraryAlgo {
   int split_k = 1;
-  size_t k_tile = 0;  // the slices' grain; 0: 128 bytes of A, what every recorded algorithm uses
+  size_t stage_k = 0;  // the K depth of a pipeline stage ("16x6" -> 16); 0: unknown (16 assumed)
 };
 
 // Why the library refuses a call (the heuristic offers no algorithm), or nullopt when it runs it.
