@@ -3,6 +3,7 @@
 #include <cublasLt.h>
 
 #include "cuda_support.hpp"
+#include "lt_cuda_types.hpp"
 
 namespace mmaemu::bench {
 namespace {
@@ -11,18 +12,6 @@ void lt_check(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
     throw GpuError(std::string(what) + ": cuBLAS status " + std::to_string(static_cast<int>(status)) + " (" +
                    cublasLtGetStatusName(status) + ": " + cublasLtGetStatusString(status) + ")");
-}
-
-cudaDataType_t cuda_type(ref::FormatId f) {
-  switch (f) {
-    case ref::FormatId::fp16: return CUDA_R_16F;
-    case ref::FormatId::bf16: return CUDA_R_16BF;
-    case ref::FormatId::tf32:
-    case ref::FormatId::fp32: return CUDA_R_32F;
-    case ref::FormatId::e4m3: return CUDA_R_8F_E4M3;
-    case ref::FormatId::e5m2: return CUDA_R_8F_E5M2;
-    default: throw std::invalid_argument("cuBLASLt: no CUDA type for " + std::string(ref::format_name(f)));
-  }
 }
 
 bool is_fp8(ref::FormatId f) { return f == ref::FormatId::e4m3 || f == ref::FormatId::e5m2; }
@@ -122,8 +111,8 @@ NativeTiming time_cublaslt(const NativeSetup& setup, const kernels::GemmShape& s
     desc.set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast);
   }
 
-  Layout la(cuda_type(t.a_format), shape.K, shape.M);  // K x M, transposed by the op
-  Layout lb(cuda_type(t.b_format), shape.K, shape.N);
+  Layout la(lt::cuda_storage_type(t.a_format), shape.K, shape.M);  // K x M, transposed by the op
+  Layout lb(lt::cuda_storage_type(t.b_format), shape.K, shape.N);
   Layout lc(CUDA_R_32F, shape.M, shape.N);
   Layout ld(CUDA_R_32F, shape.M, shape.N);
   Preference pref(setup.workspace_bytes);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "kernels/cuda/device_buffer.hpp"
+#include "lt_cuda_types.hpp"
 #include "lt_enum_names.hpp"
 
 namespace mmaemu::lt {
@@ -24,15 +25,12 @@ void lt_check(cublasStatus_t s, const char* what) {
   if (s != CUBLAS_STATUS_SUCCESS) throw LtRefusal{std::string(what) + ": " + status_text(s)};
 }
 
+// A format cuBLASLt has no type for is a refusal of the call, not a crash.
 cudaDataType_t storage_type(ref::FormatId f) {
-  switch (f) {
-    case ref::FormatId::fp16: return CUDA_R_16F;
-    case ref::FormatId::bf16: return CUDA_R_16BF;
-    case ref::FormatId::tf32:
-    case ref::FormatId::fp32: return CUDA_R_32F;
-    case ref::FormatId::e4m3: return CUDA_R_8F_E4M3;
-    case ref::FormatId::e5m2: return CUDA_R_8F_E5M2;
-    default: throw LtRefusal{"no CUDA storage type for " + std::string(ref::format_name(f))};
+  try {
+    return cuda_storage_type(f);
+  } catch (const std::invalid_argument& e) {
+    throw LtRefusal{e.what()};
   }
 }
 
