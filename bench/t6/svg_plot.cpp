@@ -6,8 +6,12 @@
 #include <map>
 #include <sstream>
 
+#include "../../harness/core/report_junit.hpp"
+
 namespace mmaemu::t6 {
 namespace {
+
+using report_junit::xml_escape;  // one XML escaping for every report the project writes
 
 constexpr double kPanelW = 440, kPanelH = 320;       // one panel, axes and legend included
 constexpr double kLeft = 62, kRight = 120, kTop = 34, kBottom = 46;  // margins around the axes
@@ -111,20 +115,6 @@ void panel_svg(std::ostringstream& s, const PlotPanel& p, double ox, double oy, 
 
 }  // namespace
 
-std::string xml_escape(const std::string& text) {
-  std::string out;
-  for (char ch : text) {
-    switch (ch) {
-      case '&': out += "&amp;"; break;
-      case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
-      case '"': out += "&quot;"; break;
-      case '\'': out += "&apos;"; break;
-      default: out += ch;
-    }
-  }
-  return out;
-}
 
 std::string render_svg_loglog(const Plot& plot) {
   std::map<std::string, std::string> colour;

@@ -28,7 +28,5 @@ struct Plot {
 // A complete SVG document (XML); text is escaped.
 std::string render_svg_loglog(const Plot& plot);
 
-// Text made safe inside XML elements and attribute values.
-std::string xml_escape(const std::string& text);
 
 }  // namespace mmaemu::t6
