@@ -1,5 +1,7 @@
 #include "cublaslt_replay.hpp"
 
+#include <cstdint>
+
 #include "../core/comparator.hpp"
 #include "lt_model.hpp"
 #include "lt_recording.hpp"
@@ -9,18 +11,27 @@ namespace {
 
 SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
   const lt::Recording rec = lt::read_recording(spec.path("recording"));
+  const bool first_row_only = spec.has("first_row_only") && spec.values.at("first_row_only").flag;
+  const uint64_t max_macs = spec.has("max_macs") ? spec.values.at("max_macs").number : UINT64_MAX;
   SuiteResult result;
   BitComparator cmp(result);
   for (const lt::RecordedCall& c : rec.calls) {
     if (c.operands_sha256.empty()) continue;  // a heuristic-only entry (the resolver's table)
+    if (c.call.M * c.call.N * c.call.K > max_macs) continue;
     lt::compare_refusal(cmp, c.call, c.heuristic_rejected.has_value(), c.heuristic_rejected.value_or(""));
     if (c.runs.empty()) continue;
-    const lt::LtOperands ops = lt::operands_of(rec, c);
+    lt::LtOperands ops = lt::operands_of(rec, c);
+    lt::LtCall call = c.call;
+    if (first_row_only) {  // row 0 of A and C, so D's row 0: every call and configuration, fewer outputs
+      call.M = 1;
+      ops.a.resize(call.K);
+      ops.c.resize(call.N);
+    }
     for (const lt::RecordedRun& run : c.runs) {
       if (run.rejected) continue;  // refused at execution after the heuristic offered it: nothing to compare
-      const auto library_d = lt::read_d(rec.dir / run.d_file, c.call);
-      lt::compare_with_model(cmp, c.call, run.config, ops, library_d,
-                             lt::model_d(c.call, run.config, ops));
+      auto library_d = lt::read_d(rec.dir / run.d_file, c.call);
+      library_d.resize(call.M * call.N);
+      lt::compare_with_model(cmp, call, run.config, ops, library_d, lt::model_d(call, run.config, ops));
     }
   }
   set_verdict_from_counts(result);
@@ -35,7 +46,11 @@ SuiteKind cublaslt_replay_kind() {
       .description = "replays cuBLASLt matmuls recorded on a real GPU through the library model, bit for bit",
       .keys = {required_key("recording", ValueType::directory)
                    .described_as("cuBLASLt recording")
-                   .containing("recording.json")},
+                   .containing("recording.json"),
+               // Only D's first row of every run: all calls and configurations in seconds (for T4).
+               optional_key("first_row_only", ValueType::boolean),
+               // Only the calls of at most this many multiply-adds (M * N * K).
+               optional_key("max_macs", ValueType::integer)},
       .run = run_cublaslt_replay,
   };
 }

@@ -49,6 +49,7 @@ const InstructionModel* main_loop_instruction(const LibraryCall& c) {
 // fp32 -> tf32, to nearest-even, as the library converts its fp32 operands (Inf and NaN kept).
 uint32_t round_to_tf32(uint32_t x) {
   if (((x >> 23) & 0xFF) == 0xFF) return x;
+  if (MMAEMU_MUTANT(81)) return x & ~0x1FFFu;  // truncated, as the tensor core alone would read it
   return (x + 0xFFFu + ((x >> 13) & 1u)) & ~0x1FFFu;
 }
 
@@ -65,13 +66,18 @@ float slice_sum(const LibraryCall& c, const InstructionModel* im, const uint32_t
   }
   if (fp8_call(c) && !c.fast_accum) {
     float promoted = 0.0f;
-    for (size_t k0 = 0; k0 < n; k0 += kPromotionK) {
-      const size_t len = std::min(kPromotionK, n - k0);
+    const size_t interval = MMAEMU_MUTANT(82) ? 2 * kPromotionK : kPromotionK;  // 82: promoted half as often
+    for (size_t k0 = 0; k0 < n; k0 += interval) {
+      const size_t len = std::min(interval, n - k0);
       promoted += as_float(dot_k(*im, a + k0, b + k0, 0, static_cast<int>(len)));
     }
     return promoted;
   }
   const size_t r = residue_first ? n % residue_first : 0;
+  if (MMAEMU_MUTANT(85) && r) {  // the residue last: whole tiles first, then the partial block
+    const uint32_t body = dot_k(*im, a, b, 0, static_cast<int>(n - r));
+    return as_float(dot_k(*im, a + n - r, b + n - r, body, static_cast<int>(r)));
+  }
   const uint32_t head = r ? dot_k(*im, a, b, 0, static_cast<int>(r)) : 0;
   return as_float(dot_k(*im, a + r, b + r, head, static_cast<int>(n - r)));
 }
@@ -104,6 +110,7 @@ bool k_tail_regime(const LibraryCall& c) {
 }  // namespace
 
 size_t split_grain(const LibraryCall& c, const LibraryAlgo&) {
+  if (MMAEMU_MUTANT(83)) return (k_tail_regime(c) ? 16 : 64) / element_bytes(c);  // 64-byte grains
   return (k_tail_regime(c) ? 16 : 128) / element_bytes(c);
 }
 
@@ -129,16 +136,30 @@ void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t*
       for (size_t k = 0; k < c.K; ++k)
         b[k] = c.b == FormatId::tf32 ? round_to_tf32(B[k * c.N + n]) : B[k * c.N + n];
       float acc = 0.0f;
-      for (size_t k0 = 0; k0 < c.K; k0 += chunk) {
-        const float part = slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0), residue_first);
-        acc = k0 == 0 ? part : acc + part;
+      if (MMAEMU_MUTANT(84)) {  // the slices' partials added last to first
+        const size_t last = (c.K - 1) / chunk * chunk;
+        for (size_t k0 = last + chunk; k0-- > 0;) {
+          if (k0 % chunk != 0) continue;
+          const float part = slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0), residue_first);
+          acc = k0 == last ? part : acc + part;
+        }
+      } else {
+        for (size_t k0 = 0; k0 < c.K; k0 += chunk) {
+          const float part =
+              slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0), residue_first);
+          acc = k0 == 0 ? part : acc + part;
+        }
       }
       float d;
       if (c.beta == 0.0f) {
         d = alpha * acc;  // C is not read
       } else {
         const float cv = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
-        d = split ? std::fma(c.beta, cv, alpha * acc) : std::fma(alpha, acc, c.beta * cv);
+        if (MMAEMU_MUTANT(80)) {  // the unsplit epilogue after a split-K reduction too
+          d = std::fma(alpha, acc, c.beta * cv);
+        } else {
+          d = split ? std::fma(c.beta, cv, alpha * acc) : std::fma(alpha, acc, c.beta * cv);
+        }
       }
       D[m * c.N + n] = to_output(c.d, d);
     }
