@@ -4,6 +4,7 @@
 
 #include <cstring>
 
+#include "../core/operands.hpp"
 #include "kernels/cuda/device_buffer.hpp"
 #include "lt_cuda_types.hpp"
 #include "lt_enum_names.hpp"
@@ -34,10 +35,8 @@ cudaDataType_t storage_type(ref::FormatId f) {
   }
 }
 
-size_t storage_bytes(ref::FormatId f) { return static_cast<size_t>(ref::spec(f).storage_bits) / 8; }
-
 std::vector<uint8_t> narrow(const std::vector<uint32_t>& bits, ref::FormatId f) {
-  const size_t w = storage_bytes(f);
+  const size_t w = static_cast<size_t>(storage_bytes(f));
   std::vector<uint8_t> out(bits.size() * w);
   for (size_t i = 0; i < bits.size(); ++i)
     for (size_t byte = 0; byte < w; ++byte) out[i * w + byte] = static_cast<uint8_t>(bits[i] >> (8 * byte));
@@ -45,7 +44,7 @@ std::vector<uint8_t> narrow(const std::vector<uint32_t>& bits, ref::FormatId f) 
 }
 
 std::vector<uint32_t> widen(const std::vector<uint8_t>& bytes, ref::FormatId f) {
-  const size_t w = storage_bytes(f);
+  const size_t w = static_cast<size_t>(storage_bytes(f));
   std::vector<uint32_t> out(bytes.size() / w);
   for (size_t i = 0; i < out.size(); ++i) {
     uint32_t v = 0;
@@ -198,7 +197,7 @@ LtOutcome LtSession::run(const LtCall& call, const LtChoice& choice, const LtOpe
     auto a = upload(narrow(ops.a, call.a));
     auto b = upload(narrow(transpose(ops.b, call.K, call.N), call.b));
     auto c = upload(narrow(transpose(ops.c, call.M, call.N), call.c));
-    DeviceBuffer<uint8_t> d(call.M * call.N * storage_bytes(call.d));
+    DeviceBuffer<uint8_t> d(call.M * call.N * static_cast<size_t>(storage_bytes(call.d)));
     d.fill_bytes(0xFF);  // poison: a D the library leaves unwritten is not mistaken for a result
     if (call.is_fp8()) {
       impl_->scale_a.upload(&call.scale_a);

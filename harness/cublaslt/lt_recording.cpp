@@ -6,23 +6,22 @@
 #include "../core/atomic_file.hpp"
 #include "../core/errors.hpp"
 #include "../core/npy.hpp"
+#include "../core/operands.hpp"
 #include "../core/sha256.hpp"
 #include "lt_plan.hpp"
 
 namespace mmaemu::lt {
 namespace {
 
-int width(ref::FormatId f) { return ref::spec(f).storage_bits / 8; }
-
 void append_narrow(std::string& bytes, const std::vector<uint32_t>& v, ref::FormatId f) {
-  const int w = width(f);
+  const int w = storage_bytes(f);
   for (uint32_t x : v)
     for (int i = 0; i < w; ++i) bytes.push_back(static_cast<char>(x >> (8 * i)));
 }
 
 NpyArray as_npy(const std::vector<uint32_t>& v, ref::FormatId f, std::vector<size_t> shape) {
   NpyArray a;
-  a.word_bytes = width(f);
+  a.word_bytes = storage_bytes(f);
   a.shape = std::move(shape);
   a.values = v;
   return a;
@@ -30,7 +29,7 @@ NpyArray as_npy(const std::vector<uint32_t>& v, ref::FormatId f, std::vector<siz
 
 std::vector<uint32_t> read_checked(const std::filesystem::path& file, ref::FormatId f, size_t rows, size_t cols) {
   NpyArray a = read_npy(file);
-  if (a.word_bytes != width(f) || a.shape != std::vector<size_t>{rows, cols})
+  if (a.word_bytes != storage_bytes(f) || a.shape != std::vector<size_t>{rows, cols})
     throw InputError(file.string(), "expected " + std::to_string(rows) + " x " + std::to_string(cols) + " of " +
                                         std::string(ref::format_name(f)) + ", found " + a.dtype_name() + " " +
                                         a.shape_string());
