@@ -32,8 +32,10 @@ std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, co
   const ref::LibraryCall whole = library_call(call);
   ref::LibraryAlgo algo;
   algo.split_k = std::max(config.split_k, 1);
+  algo.algo_id = config.algo_id;
+  algo.custom = config.custom;
   // "16x6": K depth x stages (cublasLtMatmulStages_t's naming). Not the split grain (128 bytes of A for
-  // every recorded algorithm); it orders the K tail of tf32 slices.
+  // the wgmma kernels); it orders the K tail of tf32 slices and is the interleave of algorithm 55.
   for (const char ch : config.stages_name) {
     if (ch < '0' || ch > '9') break;
     algo.stage_k = algo.stage_k * 10 + static_cast<size_t>(ch - '0');

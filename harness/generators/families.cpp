@@ -14,27 +14,30 @@ struct FamilyInfo {
   std::string_view description;
   void (*generate)(Tile&);
   double tf32_dirty_fraction;  // share of tf32 operands given non-zero low 13 bits
+  bool instruction_family;     // part of all_families(): valid for every instruction's formats
 };
 
-constexpr std::array<FamilyInfo, 9> kFamilies = {{
+constexpr std::array<FamilyInfo, 10> kFamilies = {{
     {Family::realistic, "realistic", "normal-ish values of moderate magnitude (log-normal exponents, random fractions)",
-     generate_realistic, 1.0},
+     generate_realistic, 1.0, true},
     {Family::random_bits, "random_bits", "uniform raw bit patterns over the whole encoding, NaN and Inf included",
-     generate_random_bits, 1.0},
+     generate_random_bits, 1.0, true},
     {Family::subnormal, "subnormal", "subnormal and near-subnormal operands, products near the output's subnormal range, tiny C",
-     generate_subnormal, 1.0},
+     generate_subnormal, 1.0, true},
     {Family::cancellation, "cancellation", "x, -x product pairs (exact or one ulp apart) plus small residues; C often cancels the sum",
-     generate_cancellation, 1.0},
+     generate_cancellation, 1.0, true},
     {Family::dominant, "dominant", "one dominant product (or a dominant C) among small ones at gaps of a few to ~60 binades",
-     generate_dominant, 1.0},
+     generate_dominant, 1.0, true},
     {Family::specials, "specials", "NaN payloads, +-Inf, +-0, max finite, min subnormal; inf*0 and inf-inf planted",
-     generate_specials, 0.75},
+     generate_specials, 0.75, true},
     {Family::small_int, "small_int", "small integers, every product and sum exact in every format (proves the fragment layouts)",
-     generate_small_int, 0.0},
+     generate_small_int, 0.0, true},
     {Family::extreme_acc, "extreme_acc", "C at max finite, near max, tiny, subnormal or +-0 against huge, small or tiny products",
-     generate_extreme_acc, 1.0},
+     generate_extreme_acc, 1.0, true},
     {Family::carry_chain, "carry_chain", "all-ones significands, aligned or staggered, so the aligned sum carries through many bits",
-     generate_carry_chain, 1.0},
+     generate_carry_chain, 1.0, true},
+    {Family::pair_probe, "pair_probe", "GEMM summation-order probe: ones with +2^40 at one k of each A row and -2^40 at one k of each B column",
+     generate_pair_probe, 0.0, false},
 }};
 
 const FamilyInfo& info(Family f) { return kFamilies[static_cast<size_t>(f)]; }
@@ -61,7 +64,8 @@ std::optional<Family> parse_family(std::string_view name) {
 const std::vector<Family>& all_families() {
   static const std::vector<Family> families = [] {
     std::vector<Family> v;
-    for (const auto& i : kFamilies) v.push_back(i.family);
+    for (const auto& i : kFamilies)
+      if (i.instruction_family) v.push_back(i.family);
     return v;
   }();
   return families;

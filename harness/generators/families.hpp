@@ -26,12 +26,13 @@ enum class Family : uint8_t {
   small_int,    // small integers: every product and sum exact in every format (layout proof)
   extreme_acc,  // C at max finite, near max, tiny, subnormal, +-0 against huge, small or tiny products
   carry_chain,  // all-ones significands, aligned or staggered, so the aligned sum carries far
+  pair_probe,   // whole-GEMM summation-order probe (+-2^40 pairs among ones); not in all_families()
 };
 
 std::string_view family_name(Family f);
 std::string_view family_description(Family f);  // one line, for fixture READMEs
 std::optional<Family> parse_family(std::string_view name);
-const std::vector<Family>& all_families();
+const std::vector<Family>& all_families();  // the families for instruction tiles (pair_probe excluded)
 
 // Fills one tile. Same (family, instruction formats and shape, seed) -> same bits, on every platform.
 void generate_tile(Family family, const ref::Instruction& instr, uint64_t seed, uint32_t* a,

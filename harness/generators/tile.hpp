@@ -38,7 +38,7 @@ struct Tile {
   }
 };
 
-// The family generators (one per Family), split by theme over three files.
+// The family generators (one per Family), split by theme over four files.
 void generate_realistic(Tile& t);
 void generate_random_bits(Tile& t);
 void generate_small_int(Tile& t);
@@ -48,5 +48,6 @@ void generate_extreme_acc(Tile& t);
 void generate_cancellation(Tile& t);
 void generate_dominant(Tile& t);
 void generate_carry_chain(Tile& t);
+void generate_pair_probe(Tile& t);  // families_probe.cpp
 
 }  // namespace mmaemu::gen

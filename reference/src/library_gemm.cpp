@@ -120,14 +120,96 @@ size_t split_chunk(const LibraryCall& c, const LibraryAlgo& algo) {
   return ((c.K + g - 1) / g + s - 1) / s * g;
 }
 
+namespace {
+
+// The kernels whose rules differ from the default of their input type, by cuBLASLt algorithm id.
+constexpr int kSimtInterleavedAlgo = 55;  // fp32 SIMT: interleaved split-K, reduced inside the kernel
+constexpr int kFp8AnyKAlgo = 62;          // e4m3 x e4m3 fast accumulation, any K
+
+bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
+  if (MMAEMU_MUTANT(86)) return false;  // algorithm 55 sliced like the others
+  return c.a == FormatId::fp32 && algo.algo_id == kSimtInterleavedAlgo && algo.split_k > 1;
+}
+
+// Algorithm 55 cuts K into blocks of its stage depth ("8x3": 8) and deals them to the slices in turn:
+// block j belongs to slice j mod S. Each slice is an FMA chain over its blocks in K order.
+std::vector<float> interleaved_partials(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* a,
+                                        const uint32_t* b) {
+  const size_t S = static_cast<size_t>(algo.split_k), block = algo.stage_k ? algo.stage_k : 8;
+  std::vector<float> parts(S, 0.0f);
+  for (size_t k = 0; k < c.K; ++k) {
+    float& p = parts[(k / block) % S];
+    p = std::fma(as_float(a[k]), as_float(b[k]), p);
+  }
+  return parts;
+}
+
+// Every other kernel: consecutive slices of split_chunk() elements (fewer than S when K is short).
+std::vector<float> consecutive_partials(const LibraryCall& c, const LibraryAlgo& algo, const InstructionModel* im,
+                                        const uint32_t* a, const uint32_t* b) {
+  const size_t chunk = split_chunk(c, algo);
+  const size_t residue_first = k_tail_regime(c) && c.a == FormatId::tf32 ? (algo.stage_k ? algo.stage_k : 16) : 0;
+  std::vector<float> parts;
+  for (size_t k0 = 0; k0 < c.K; k0 += chunk)
+    parts.push_back(slice_sum(c, im, a + k0, b + k0, std::min(chunk, c.K - k0), residue_first));
+  return parts;
+}
+
+// The slices' fp32 partials added up. In slice order, except algorithm 55 with custom option 1 (even
+// S >= 4, h = S / 2), whose reduction pairs slice t with slice t + h:
+//   ((p0 + p_h) + p_{S-1}) + (p1 + p_{1+h}) + ... + (p_{h-2} + p_{S-2}) + p_{h-1}
+// (read off cancellation probes at S = 198 and 256).
+float reduce_partials(const std::vector<float>& p, const LibraryCall& c, const LibraryAlgo& algo) {
+  const size_t S = p.size();
+  if (MMAEMU_MUTANT(84)) {  // the slices' partials added last to first
+    float acc = p[S - 1];
+    for (size_t i = S - 1; i-- > 0;) acc += p[i];
+    return acc;
+  }
+  if (paired_reduction(c, algo) && S >= 4 && S % 2 == 0 && !MMAEMU_MUTANT(87)) {  // 87: in slice order
+    const size_t h = S / 2;
+    float acc = (p[0] + p[h]) + p[S - 1];
+    for (size_t t = 1; t + 1 < h; ++t) acc += p[t] + p[t + h];
+    return acc + p[h - 1];
+  }
+  float acc = p[0];
+  for (size_t i = 1; i < S; ++i) acc += p[i];
+  return acc;
+}
+
+// The two epilogue forms the recordings show. fma(alpha', acc, beta*C): every kernel without split-K
+// and algorithm 55 (its reduction runs inside the GEMM kernel). fma(beta, C, alpha' * acc): after a
+// separate split-K reduction, and algorithm 62 always.
+bool beta_fma_epilogue(const LibraryCall& c, const LibraryAlgo& algo) {
+  if (MMAEMU_MUTANT(80)) return false;  // the unsplit form after a split-K reduction too
+  if (algo.algo_id == kFp8AnyKAlgo) return !MMAEMU_MUTANT(88);  // 88: the unsplit form
+  if (interleaved_split(c, algo)) return false;
+  return algo.split_k > 1;
+}
+
+// alpha' = alpha * scale_a * scale_b for FP8: (alpha * scale_a) * scale_b, but alpha * (scale_a * scale_b)
+// in algorithm 62.
+float effective_alpha(const LibraryCall& c, const LibraryAlgo& algo) {
+  if (!fp8_call(c)) return c.alpha;
+  const bool scales_first = algo.algo_id == kFp8AnyKAlgo && !MMAEMU_MUTANT(89);  // 89: alpha * scale_a first
+  return scales_first ? c.alpha * (c.scale_a * c.scale_b) : c.alpha * c.scale_a * c.scale_b;
+}
+
+}  // namespace
+
+bool paired_reduction(const LibraryCall& c, const LibraryAlgo& algo) {
+  return interleaved_split(c, algo) && algo.custom == 1;
+}
+
 void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
                   const uint32_t* C, uint32_t* D) {
   if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
+  if (paired_reduction(c, algo) && (algo.split_k < 4 || algo.split_k % 2 != 0))
+    throw std::invalid_argument("algorithm 55 with custom option 1 and split-K " + std::to_string(algo.split_k) +
+                                ": its reduction order is recorded for even split-K >= 4 only");
   const InstructionModel* im = main_loop_instruction(c);
-  const size_t chunk = split_chunk(c, algo);
-  const size_t residue_first = k_tail_regime(c) && c.a == FormatId::tf32 ? (algo.stage_k ? algo.stage_k : 16) : 0;
-  const bool split = algo.split_k > 1;
-  const float alpha = fp8_call(c) ? c.alpha * c.scale_a * c.scale_b : c.alpha;
+  const bool beta_fma = beta_fma_epilogue(c, algo);
+  const float alpha = effective_alpha(c, algo);
 
   std::vector<uint32_t> a(c.K), b(c.K);
   for (size_t m = 0; m < c.M; ++m) {
@@ -135,31 +217,15 @@ void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t*
     for (size_t n = 0; n < c.N; ++n) {
       for (size_t k = 0; k < c.K; ++k)
         b[k] = c.b == FormatId::tf32 ? round_to_tf32(B[k * c.N + n]) : B[k * c.N + n];
-      float acc = 0.0f;
-      if (MMAEMU_MUTANT(84)) {  // the slices' partials added last to first
-        const size_t last = (c.K - 1) / chunk * chunk;
-        for (size_t k0 = last + chunk; k0-- > 0;) {
-          if (k0 % chunk != 0) continue;
-          const float part = slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0), residue_first);
-          acc = k0 == last ? part : acc + part;
-        }
-      } else {
-        for (size_t k0 = 0; k0 < c.K; k0 += chunk) {
-          const float part =
-              slice_sum(c, im, a.data() + k0, b.data() + k0, std::min(chunk, c.K - k0), residue_first);
-          acc = k0 == 0 ? part : acc + part;
-        }
-      }
+      const std::vector<float> parts = interleaved_split(c, algo) ? interleaved_partials(c, algo, a.data(), b.data())
+                                                                  : consecutive_partials(c, algo, im, a.data(), b.data());
+      const float acc = reduce_partials(parts, c, algo);
       float d;
       if (c.beta == 0.0f) {
         d = alpha * acc;  // C is not read
       } else {
         const float cv = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
-        if (MMAEMU_MUTANT(80)) {  // the unsplit epilogue after a split-K reduction too
-          d = std::fma(alpha, acc, c.beta * cv);
-        } else {
-          d = split ? std::fma(c.beta, cv, alpha * acc) : std::fma(alpha, acc, c.beta * cv);
-        }
+        d = beta_fma ? std::fma(c.beta, cv, alpha * acc) : std::fma(alpha, acc, c.beta * cv);
       }
       D[m * c.N + n] = to_output(c.d, d);
     }

@@ -50,6 +50,35 @@ TEST(Families, NamesRoundTrip) {
   EXPECT_FALSE(parse_family("gaussian").has_value());
 }
 
+TEST(Families, PairProbeIsParsedButNotAnInstructionFamily) {
+  EXPECT_EQ(parse_family("pair_probe"), Family::pair_probe);
+  for (Family f : all_families()) EXPECT_NE(f, Family::pair_probe);
+}
+
+// Each A row holds one +2^40 among ones, each B column one -2^40 among ones; formats without fp32's
+// exponent range are refused rather than given saturated values.
+TEST(Families, PairProbePlantsOnePairPerOutput) {
+  const auto in = instr("wgmma.m64n8k8.f32.tf32.tf32");
+  const Tiles t = make(Family::pair_probe, in, 5);
+  const uint32_t one = 0x3F800000u, plus_big = 0x53800000u, minus_big = 0xD3800000u;  // 1, +2^40, -2^40
+  for (int m = 0; m < in.m; ++m) {
+    int big = 0;
+    for (int k = 0; k < in.k; ++k) {
+      const uint32_t v = t.a[m * in.k + k];
+      EXPECT_TRUE(v == one || v == plus_big) << m << " " << k;
+      big += v == plus_big;
+    }
+    EXPECT_EQ(big, 1) << m;
+  }
+  for (int n = 0; n < in.n; ++n) {
+    int big = 0;
+    for (int k = 0; k < in.k; ++k) big += t.b[k * in.n + n] == minus_big;
+    EXPECT_EQ(big, 1) << n;
+  }
+  EXPECT_NE(make(Family::pair_probe, in, 5), make(Family::pair_probe, in, 6));
+  EXPECT_THROW(make(Family::pair_probe, instr("wgmma.m64n8k16.f32.f16.f16"), 1), std::invalid_argument);
+}
+
 TEST(Families, DeterministicFromSeed) {
   for (const auto& name : kInstructions)
     for (Family f : all_families()) {

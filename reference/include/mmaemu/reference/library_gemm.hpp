@@ -16,10 +16,17 @@
 //      The tf32 and fp32 kernels (algorithms 21, 20) with K no multiple of that grain slice K in
 //      grains of 16 bytes instead (chunk = ceil(K / S) rounded up to 4 elements), and a tf32 slice
 //      runs its residue (length mod the stage's K depth) first, then whole K tiles.
-//   4. Epilogue, S = 1: D = fma(alpha', acc, beta * C) (beta = 0: alpha' * acc, C unread).
-//      S > 1: the fp32 partials are added in slice order, then D = fma(beta, C, alpha' * sum)
-//      (beta = 0: alpha' * sum). alpha' = alpha * scale_a * scale_b for FP8, else alpha.
+//      fp32 algorithm 55 interleaves instead: K blocks of the stage depth (8) are dealt to the slices
+//      in turn (block j to slice j mod S), each slice an FMA chain over its blocks in K order.
+//   4. Reduction and epilogue. The fp32 partials are added in slice order (algorithm 55 with custom
+//      option 1: slice t paired with slice t + S/2 first, see reduce_partials). Then
+//      D = fma(alpha', acc, beta * C) without split-K and for algorithm 55 (reduced in the kernel),
+//      D = fma(beta, C, alpha' * acc) after a split-K reduction and for algorithm 62;
+//      beta = 0: alpha' * acc, C unread. alpha' = alpha for non-FP8 calls, (alpha * scale_a) * scale_b
+//      for FP8, alpha * (scale_a * scale_b) in algorithm 62.
 //   5. D is rounded to its type to nearest-even; NaN is the canonical NaN of that type.
+// An algorithm id the recordings do not name (or -1, unknown) gets the rules of its input type above
+// (those of algorithms 66, 21 and 20).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -42,7 +49,9 @@ struct LibraryCall {
 // The part of the library's algorithm configuration the arithmetic depends on.
 struct LibraryAlgo {
   int split_k = 1;
-  size_t stage_k = 0;  // the K depth of a pipeline stage ("16x6" -> 16); 0: unknown (16 assumed)
+  size_t stage_k = 0;  // the K depth of a pipeline stage ("16x6" -> 16); 0: unknown (16, or 8 for algo 55)
+  int algo_id = -1;    // CUBLASLT_ALGO_CONFIG_ID; -1: unknown (the input type's default kernel rules)
+  int custom = 0;      // CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION (algorithm 55: 1 = paired reduction)
 };
 
 // Why the library refuses a call (the heuristic offers no algorithm), or nullopt when it runs it.
@@ -51,6 +60,9 @@ std::optional<std::string> library_refuses(const LibraryCall& call);
 // The K grain of split-K slicing and the slices' bounds, for reports and tests.
 size_t split_grain(const LibraryCall& call, const LibraryAlgo& algo);
 size_t split_chunk(const LibraryCall& call, const LibraryAlgo& algo);
+
+// Whether the slices' partials are reduced in pairs (algorithm 55, custom option 1), for reports.
+bool paired_reduction(const LibraryCall& call, const LibraryAlgo& algo);
 
 // D[M][N] from A[M][K], B[K][N], C[M][N] (row-major raw bits in the call's formats; tf32 operands are
 // full fp32 patterns). Throws std::invalid_argument for a call the library refuses.
