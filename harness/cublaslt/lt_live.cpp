@@ -155,6 +155,23 @@ size_t LtSession::workspace_bytes() const { return impl_->workspace.size(); }
 
 std::string LtSession::library_version() const { return std::to_string(cublasLtGetVersion()); }
 
+LtChoice LtSession::with_split(const LtChoice& choice, int split_k, int custom) const {
+  cublasLtMatmulHeuristicResult_t r{};
+  std::memcpy(&r.algo, choice.opaque.data(), sizeof r.algo);
+  const int32_t s = split_k;
+  const uint32_t c = static_cast<uint32_t>(custom);
+  if (cublasLtMatmulAlgoConfigSetAttribute(&r.algo, CUBLASLT_ALGO_CONFIG_SPLITK_NUM, &s, sizeof s) != CUBLAS_STATUS_SUCCESS ||
+      cublasLtMatmulAlgoConfigSetAttribute(&r.algo, CUBLASLT_ALGO_CONFIG_CUSTOM_OPTION, &c, sizeof c) != CUBLAS_STATUS_SUCCESS)
+    throw kernels::KernelError("cublasLtMatmulAlgoConfigSetAttribute refused split-K " + std::to_string(split_k) +
+                               " / custom option " + std::to_string(custom));
+  r.workspaceSize = choice.config.workspace;
+  LtChoice out;
+  out.config = read_config(r);
+  out.opaque.resize(sizeof r.algo);
+  std::memcpy(out.opaque.data(), &r.algo, sizeof r.algo);
+  return out;
+}
+
 std::vector<LtChoice> LtSession::heuristic(const LtCall& call, int count, std::string* why) {
   std::vector<LtChoice> out;
   try {

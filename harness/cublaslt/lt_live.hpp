@@ -33,6 +33,11 @@ class LtSession {
   // and this session's workspace limit. Empty with `why` set when the library offers none.
   std::vector<LtChoice> heuristic(const LtCall& call, int count, std::string* why = nullptr);
 
+  // `choice` with its split-K count and custom option replaced (CUBLASLT_ALGO_CONFIG_SPLITK_NUM,
+  // _CUSTOM_OPTION), its configuration read back from the changed algorithm. The library may still
+  // refuse to run it: that shows in run()'s outcome.
+  LtChoice with_split(const LtChoice& choice, int split_k, int custom) const;
+
   // Runs the call with `choice` on the operands (row-major contract) and reads D back. A CUDA error
   // throws kernels::KernelError; a cuBLASLt refusal is an outcome, not an exception.
   LtOutcome run(const LtCall& call, const LtChoice& choice, const LtOperands& ops);

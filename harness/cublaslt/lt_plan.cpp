@@ -54,14 +54,40 @@ struct Group {
   std::vector<bool> fast;
   std::vector<gen::Family> families;
   bool run = true;
+  std::optional<ForcedConfigs> forced;
 };
+
+ForcedConfigs read_forced(const YAML::Node& node, const std::string& file, const std::filesystem::path& dir) {
+  static const Schema schema = {required_key("algo", ValueType::integer), required_key("split_k", ValueType::sequence),
+                                required_key("custom", ValueType::sequence)};
+  const SchemaValues v = check_mapping(node, file, schema, "configs", dir);
+  ForcedConfigs f;
+  f.algo = static_cast<int>(v.at("algo").number);
+  auto ints = [&](const YAML::Node& list, std::vector<int>& out, int lowest) {
+    for (const auto& x : list) {
+      int value = 0;
+      try {
+        value = x.as<int>();
+      } catch (const YAML::Exception&) {
+        throw InputError(where(file, x), "expected an integer");
+      }
+      if (value < lowest) throw InputError(where(file, x), "must be at least " + std::to_string(lowest));
+      out.push_back(value);
+    }
+    if (out.empty()) throw InputError(where(file, list), "empty list");
+  };
+  ints(node["split_k"], f.split_k, 1);
+  ints(node["custom"], f.custom, 0);
+  return f;
+}
 
 Group read_group(const YAML::Node& node, const std::string& file, const std::filesystem::path& dir) {
   static const Schema schema = {
       required_key("name", ValueType::string),      required_key("types", ValueType::string_list),
       required_key("shapes", ValueType::string_list), required_key("scalars", ValueType::string_list),
       optional_key("scales", ValueType::string_list), optional_key("fast_accum", ValueType::sequence),
-      required_key("families", ValueType::string_list), optional_key("run", ValueType::boolean)};
+      required_key("families", ValueType::string_list), optional_key("run", ValueType::boolean),
+      optional_key("configs", ValueType::mapping)};
   const SchemaValues v = check_mapping(node, file, schema, "group", dir);
   Group g;
   g.name = v.at("name").text;
@@ -116,6 +142,7 @@ Group read_group(const YAML::Node& node, const std::string& file, const std::fil
     g.families.push_back(*f);
   }
   if (v.count("run")) g.run = v.at("run").flag;
+  if (node["configs"]) g.forced = read_forced(node["configs"], file, dir);
   if (g.types.empty() || g.shapes.empty() || g.scalars.empty() || g.families.empty() || g.fast.empty())
     throw InputError(where(file, node), "group '" + g.name + "' has an empty list");
   return g;
@@ -169,6 +196,7 @@ LtPlan load_plan(const std::filesystem::path& file) {
                 p.family = fam;
                 p.group = g.name;
                 p.run = g.run;
+                p.forced = g.forced;
                 p.seed = call_seed(plan.seed, plan.calls.size());
                 plan.calls.push_back(p);
               }

@@ -13,11 +13,16 @@
 //       fast_accum: [false, true]       # FP8 only
 //       families: [realistic, cancellation]
 //       run: true                       # false: ask the heuristic only (the resolver's table)
+//       configs:                        # optional, instead of the heuristic's first N: the first
+//         algo: 55                      #   algorithm with this id the heuristic offers, run once per
+//         split_k: [2, 3, 64]           #   split-K count and custom option listed (forced configurations)
+//         custom: [0, 1]
 //
 // Every error names the plan file and the line and column of the offending value.
 #pragma once
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,12 +31,19 @@
 
 namespace mmaemu::lt {
 
+// Forced configurations: the heuristic's first offer of `algo`, re-run with each split-K x custom.
+struct ForcedConfigs {
+  int algo = -1;
+  std::vector<int> split_k, custom;
+};
+
 struct PlannedCall {
   LtCall call;
   gen::Family family = gen::Family::realistic;
   uint64_t seed = 0;       // the operands' seed (generate_operands)
   std::string group;
   bool run = true;         // false: heuristic only
+  std::optional<ForcedConfigs> forced;
 };
 
 struct LtPlan {

@@ -39,6 +39,24 @@ std::string d_sha256(const std::filesystem::path& f) { return sha256_file(f); }
 
 }  // namespace
 
+namespace {
+
+// The runs of a group with forced configurations: the heuristic's first offer of the algorithm,
+// re-configured with each split-K count x custom option (none when the heuristic does not offer it).
+std::vector<LtChoice> forced_choices(const LtSession& session, const std::vector<LtChoice>& offered,
+                                     const ForcedConfigs& f) {
+  std::vector<LtChoice> out;
+  for (const auto& ch : offered) {
+    if (ch.config.algo_id != f.algo) continue;
+    for (const int s : f.split_k)
+      for (const int c : f.custom) out.push_back(session.with_split(ch, s, c));
+    break;
+  }
+  return out;
+}
+
+}  // namespace
+
 int record_cublaslt(const LtRecordOptions& o) {
   const LtPlan plan = load_plan(o.plan);
   LtSession session(o.device, o.workspace_bytes);
@@ -63,12 +81,16 @@ int record_cublaslt(const LtRecordOptions& o) {
     rc.family = p.family;
     rc.seed = p.seed;
     std::string why;
-    const auto choices = session.heuristic(p.call, p.run ? plan.heuristic_results : 1, &why);
-    for (const auto& ch : choices) rc.heuristic.push_back(ch.config);
-    if (choices.empty()) {
+    const auto offered = session.heuristic(p.call, p.run ? plan.heuristic_results : 1, &why);
+    for (const auto& ch : offered) rc.heuristic.push_back(ch.config);
+    if (offered.empty()) {
       rc.heuristic_rejected = why;
       ++heuristic_rejected;
     }
+    const std::vector<LtChoice> choices = p.forced ? forced_choices(session, offered, *p.forced) : offered;
+    if (p.forced && choices.empty() && !offered.empty())
+      std::cerr << "warning: call " << i << " (" << p.call.name() << "): the heuristic's first " << offered.size()
+                << " offers hold no algorithm " << p.forced->algo << "; nothing forced\n";
     if (p.run) {
       const LtOperands ops = generate_operands(p.call, p.family, p.seed);
       rc.operands_sha256 = operands_sha256(p.call, ops);

@@ -155,10 +155,11 @@ std::vector<float> consecutive_partials(const LibraryCall& c, const LibraryAlgo&
   return parts;
 }
 
-// The slices' fp32 partials added up. In slice order, except algorithm 55 with custom option 1 (even
-// S >= 4, h = S / 2), whose reduction pairs slice t with slice t + h:
+// The slices' fp32 partials added up. In slice order, except algorithm 55 with custom option 1, whose
+// reduction pairs slice t with slice t + h, h = ceil(S / 2), and takes the last slice early:
 //   ((p0 + p_h) + p_{S-1}) + (p1 + p_{1+h}) + ... + (p_{h-2} + p_{S-2}) + p_{h-1}
-// (read off cancellation probes at S = 198 and 256).
+// where a pair whose partner would be p_{S-1} (odd S) is a single slice, and S = 2 is p0 + p1. Read off
+// cancellation probes on an H200 at S = 2 to 10, 64, 198 and 256 (every pair of K positions at K = 512).
 float reduce_partials(const std::vector<float>& p, const LibraryCall& c, const LibraryAlgo& algo) {
   const size_t S = p.size();
   if (MMAEMU_MUTANT(84)) {  // the slices' partials added last to first
@@ -166,11 +167,12 @@ float reduce_partials(const std::vector<float>& p, const LibraryCall& c, const L
     for (size_t i = S - 1; i-- > 0;) acc += p[i];
     return acc;
   }
-  if (paired_reduction(c, algo) && S >= 4 && S % 2 == 0 && !MMAEMU_MUTANT(87)) {  // 87: in slice order
-    const size_t h = S / 2;
-    float acc = (p[0] + p[h]) + p[S - 1];
-    for (size_t t = 1; t + 1 < h; ++t) acc += p[t] + p[t + h];
-    return acc + p[h - 1];
+  if (paired_reduction(c, algo) && S >= 2 && !MMAEMU_MUTANT(87)) {  // 87: in slice order
+    const size_t h = (S + 1) / 2;
+    float acc = p[0] + p[h];
+    if (S - 1 != h) acc += p[S - 1];
+    for (size_t t = 1; t + 1 < h; ++t) acc += t + h < S - 1 ? p[t] + p[t + h] : p[t];
+    return h > 1 ? acc + p[h - 1] : acc;
   }
   float acc = p[0];
   for (size_t i = 1; i < S; ++i) acc += p[i];
@@ -204,9 +206,6 @@ bool paired_reduction(const LibraryCall& c, const LibraryAlgo& algo) {
 void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
                   const uint32_t* C, uint32_t* D) {
   if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
-  if (paired_reduction(c, algo) && (algo.split_k < 4 || algo.split_k % 2 != 0))
-    throw std::invalid_argument("algorithm 55 with custom option 1 and split-K " + std::to_string(algo.split_k) +
-                                ": its reduction order is recorded for even split-K >= 4 only");
   const InstructionModel* im = main_loop_instruction(c);
   const bool beta_fma = beta_fma_epilogue(c, algo);
   const float alpha = effective_alpha(c, algo);

@@ -96,5 +96,45 @@ groups:
   }
 }
 
+TEST(LtPlan, ForcedConfigurationsAreReadAndChecked) {
+  const auto good = write_plan("forced.yaml", R"(plan: t
+groups:
+  - name: g
+    types: ["fp32 fp32 fp32 32F"]
+    shapes: [96x80x512]
+    scalars: ["1 0"]
+    families: [pair_probe]
+    configs:
+      algo: 55
+      split_k: [2, 3]
+      custom: [0, 1]
+)");
+  const LtPlan plan = load_plan(good);
+  ASSERT_EQ(plan.calls.size(), 1u);
+  ASSERT_TRUE(plan.calls[0].forced.has_value());
+  EXPECT_EQ(plan.calls[0].forced->algo, 55);
+  EXPECT_EQ(plan.calls[0].forced->split_k, (std::vector<int>{2, 3}));
+  EXPECT_EQ(plan.calls[0].forced->custom, (std::vector<int>{0, 1}));
+  EXPECT_EQ(plan.calls[0].family, gen::Family::pair_probe);
+  const auto bad = write_plan("forced_bad.yaml", R"(plan: t
+groups:
+  - name: g
+    types: ["fp32 fp32 fp32 32F"]
+    shapes: [96x80x512]
+    scalars: ["1 0"]
+    families: [realistic]
+    configs:
+      algo: 55
+      split_k: [0]
+      custom: [0]
+)");
+  try {
+    load_plan(bad);
+    FAIL() << "split-K 0 was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("forced_bad.yaml:10:17"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace mmaemu::lt

@@ -19,7 +19,7 @@
 //      fp32 algorithm 55 interleaves instead: K blocks of the stage depth (8) are dealt to the slices
 //      in turn (block j to slice j mod S), each slice an FMA chain over its blocks in K order.
 //   4. Reduction and epilogue. The fp32 partials are added in slice order (algorithm 55 with custom
-//      option 1: slice t paired with slice t + S/2 first, see reduce_partials). Then
+//      option 1: slice t paired with slice t + ceil(S/2) first, see reduce_partials). Then
 //      D = fma(alpha', acc, beta * C) without split-K and for algorithm 55 (reduced in the kernel),
 //      D = fma(beta, C, alpha' * acc) after a split-K reduction and for algorithm 62;
 //      beta = 0: alpha' * acc, C unread. alpha' = alpha for non-FP8 calls, (alpha * scale_a) * scale_b
