@@ -4,8 +4,10 @@
 
 #include <cmath>
 #include <cstring>
+#include <vector>
 
 #include "mmaemu/reference/library_gemm.hpp"
+#include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::ref {
 namespace {
@@ -70,6 +72,88 @@ TEST(LibraryModel, EpilogueFormDependsOnSplitK) {
     EXPECT_EQ(three[n], bits_of(std::fma(beta, cval, alpha * acc))) << n;
   }
   EXPECT_NE(one[0], three[0]);
+}
+
+// Algorithm 62 (e4m3, fast accumulation) finishes with fma(beta, C, alpha' * acc) even without split-K,
+// alpha' = alpha * (scale_a * scale_b). scale_b and C are searched so that the unsplit form (mutant
+// 88) and (alpha * scale_a) * scale_b (mutant 89) each give other bits: the test tells all three apart.
+TEST(LibraryModel, Algorithm62FinishesWithTheBetaFormAndScalesFirst) {
+  LibraryCall c;
+  c.a = c.b = FormatId::e4m3;
+  c.c = c.d = FormatId::fp32;
+  c.M = c.N = 1;
+  c.K = 64;
+  c.fast_accum = true;
+  c.alpha = 0.3f;
+  c.beta = -1.7f;
+  c.scale_a = 0.3f;
+  c.scale_b = 1.7f;
+  std::vector<uint32_t> a, b;
+  float acc = 0.0f;  // small integers: the e8m13 chain and fp32 hold every partial sum exactly
+  for (size_t k = 0; k < c.K; ++k) {
+    const float x = static_cast<float>(static_cast<int>(k % 7) - 3), y = static_cast<float>(static_cast<int>(k % 5) - 2);
+    a.push_back(convert(FormatId::fp32, bits_of(x), FormatId::e4m3, Rounding::nearest_even));
+    b.push_back(convert(FormatId::fp32, bits_of(y), FormatId::e4m3, Rounding::nearest_even));
+    acc += x * y;
+  }
+  ASSERT_NE(acc, 0.0f);
+  auto scales_first = [&] { return c.alpha * (c.scale_a * c.scale_b); };
+  auto alpha_first = [&] { return c.alpha * c.scale_a * c.scale_b; };
+  for (int i = 0; i < 1000 && scales_first() * acc == alpha_first() * acc; ++i) c.scale_b = std::nextafter(c.scale_b, 2.0f);
+  ASSERT_NE(scales_first() * acc, alpha_first() * acc);
+  float cval = 1.0f / 3.0f;
+  auto expected = [&] { return std::fma(c.beta, cval, scales_first() * acc); };
+  for (int i = 0; i < 100000 && (expected() == std::fma(scales_first(), acc, c.beta * cval) ||
+                                 expected() == std::fma(c.beta, cval, alpha_first() * acc));
+       ++i)
+    cval = std::nextafter(cval, 1.0f);
+  ASSERT_NE(expected(), std::fma(scales_first(), acc, c.beta * cval));
+  ASSERT_NE(expected(), std::fma(c.beta, cval, alpha_first() * acc));
+  LibraryAlgo algo;
+  algo.algo_id = 62;
+  const uint32_t C = bits_of(cval);
+  uint32_t d = 0;
+  library_gemm(c, algo, a.data(), b.data(), &C, &d);
+  EXPECT_EQ(d, bits_of(expected()));
+  algo.algo_id = 66;  // the other FP8 kernels: the unsplit form and (alpha * scale_a) * scale_b
+  library_gemm(c, algo, a.data(), b.data(), &C, &d);
+  EXPECT_EQ(d, bits_of(std::fma(alpha_first(), acc, c.beta * cval)));
+}
+
+// fp32 algorithm 55 deals K blocks of its stage depth to the slices in turn, and with custom option 1
+// pairs slice t with slice t + ceil(S/2). A pair probe (ones, +2^40 at p, -2^40 at q) gives K minus the
+// products under the node where p and q meet; the expected values are the H200's (pair_probe
+// recordings in fixtures/cublaslt-h200/rules), spelled out here for S = 5 at K = 512 (104 products per
+// slice but 96 in the last).
+TEST(LibraryModel, Algorithm55InterleavesBlocksAndPairsSlices) {
+  LibraryCall c;
+  c.a = c.b = c.c = c.d = FormatId::fp32;
+  c.M = c.N = 1;
+  c.K = 512;
+  auto probe = [&](int custom, size_t p, size_t q) {
+    std::vector<uint32_t> a(c.K, bits_of(1.0f)), b(c.K, bits_of(1.0f));
+    a[p] = bits_of(std::ldexp(1.0f, 40));
+    b[q] = bits_of(-std::ldexp(1.0f, 40));
+    LibraryAlgo algo;
+    algo.algo_id = 55;
+    algo.split_k = 5;
+    algo.stage_k = 8;
+    algo.custom = custom;
+    const uint32_t C = 0;
+    uint32_t d = 0;
+    library_gemm(c, algo, a.data(), b.data(), &C, &d);
+    return static_cast<float>(c.K) - float_of(d);
+  };
+  // Slice 0 holds k = 0-7, 40-47, 80-87, ...: q = 45 is its 14th product.
+  EXPECT_EQ(probe(0, 0, 45), 14.0f);
+  // custom 0: slices added in order, (((s0 + s1) + s2) + s3) + s4.
+  EXPECT_EQ(probe(0, 0, 8), 208.0f);
+  EXPECT_EQ(probe(0, 0, 32), 512.0f);
+  // custom 1, S = 5 (h = 3): ((s0 + s3) + s4) + s1 + s2.
+  EXPECT_EQ(probe(1, 0, 24), 208.0f);
+  EXPECT_EQ(probe(1, 0, 32), 304.0f);
+  EXPECT_EQ(probe(1, 0, 8), 408.0f);
+  EXPECT_EQ(probe(1, 8, 16), 512.0f);
 }
 
 TEST(LibraryModel, BetaZeroLeavesCUnread) {
