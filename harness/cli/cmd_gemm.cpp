@@ -108,7 +108,9 @@ void add_gemm(CLI::App& app, int& status) {
   cmd->add_option("--c", args->c, "C.npy [M,N] or [batch,M,N] raw bits")->required();
   cmd->add_option("--out", args->out, "D.npy to write, shaped as C")->required();
   cmd->add_option("--trace", args->trace, "TRACE.npy to write: the accumulator after every step, [..., M, N, steps]");
-  cmd->add_option("--backend", args->backend, "reference (default), a backend name (see mmaemu info), or auto");
+  cmd->add_option("--backend", args->backend,
+                  "reference (default), a backend name (see mmaemu info), or auto; with --library: reference, host "
+                  "or cuda (the kernels' library GEMM)");
   // A library call (see cmd_gemm_library.cpp): D = alpha * scale_a * scale_b * A x B + beta * C.
   auto* library = cmd->add_option("--library", lib->library, "Library profile of the call: cublaslt-h200");
   cmd->add_option("--a-type", lib->a_type, "With --library: A's type (bf16 fp16 tf32 fp32 e4m3 e5m2)")->needs(library);
@@ -134,6 +136,7 @@ void add_gemm(CLI::App& app, int& status) {
     lib->b = args->b;
     lib->c = args->c;
     lib->out = args->out;
+    lib->engine = args->backend;
     status = run_library_gemm(*lib);
   });
 }

@@ -7,6 +7,7 @@
 #include <span>
 
 #include "../core/operands.hpp"
+#include "kernels/library/library_gemm.hpp"
 
 namespace mmaemu::lt {
 
@@ -27,9 +28,22 @@ ref::LibraryCall library_call(const LtCall& c) {
   return l;
 }
 
-std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops) {
-  std::vector<uint32_t> d(call.M * call.N);
-  const ref::LibraryCall whole = library_call(call);
+std::optional<ModelEngine> parse_model_engine(std::string_view name) {
+  for (const ModelEngine e : {ModelEngine::reference, ModelEngine::host, ModelEngine::cuda})
+    if (model_engine_name(e) == name) return e;
+  return std::nullopt;
+}
+
+std::string_view model_engine_name(ModelEngine e) {
+  switch (e) {
+    case ModelEngine::reference: return "reference";
+    case ModelEngine::host: return "host";
+    case ModelEngine::cuda: return "cuda";
+  }
+  return "?";
+}
+
+ref::LibraryAlgo library_algo(const LtAlgoConfig& config) {
   ref::LibraryAlgo algo;
   algo.split_k = std::max(config.split_k, 1);
   algo.algo_id = config.algo_id;
@@ -39,6 +53,19 @@ std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, co
   for (const char ch : config.stages_name) {
     if (ch < '0' || ch > '9') break;
     algo.stage_k = algo.stage_k * 10 + static_cast<size_t>(ch - '0');
+  }
+  return algo;
+}
+
+std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,
+                              ModelEngine engine) {
+  std::vector<uint32_t> d(call.M * call.N);
+  const ref::LibraryCall whole = library_call(call);
+  const ref::LibraryAlgo algo = library_algo(config);
+  if (engine != ModelEngine::reference) {
+    kernels::library_gemm(engine == ModelEngine::cuda ? kernels::LibraryEngine::cuda : kernels::LibraryEngine::host,
+                          whole, algo, ops.a.data(), ops.b.data(), ops.c.data(), d.data());
+    return d;
   }
   // Rows are independent: blocks of rows on every hardware thread (the model itself stays scalar).
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, whole.M);

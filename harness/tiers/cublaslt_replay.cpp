@@ -3,6 +3,8 @@
 #include <cstdint>
 
 #include "../core/comparator.hpp"
+#include "../core/errors.hpp"
+#include "kernels/library/library_gemm.hpp"
 #include "lt_model.hpp"
 #include "lt_recording.hpp"
 
@@ -13,7 +15,21 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
   const lt::Recording rec = lt::read_recording(spec.path("recording"));
   const bool first_row_only = spec.has("first_row_only") && spec.values.at("first_row_only").flag;
   const uint64_t max_macs = spec.has("max_macs") ? spec.values.at("max_macs").number : UINT64_MAX;
+  lt::ModelEngine engine = lt::ModelEngine::reference;
+  if (spec.has("engine")) {
+    const auto& v = spec.values.at("engine");
+    const auto e = lt::parse_model_engine(v.text);
+    if (!e) throw InputError(v.where, "unknown engine '" + v.text + "' (reference, host, cuda)");
+    engine = *e;
+  }
   SuiteResult result;
+  if (engine == lt::ModelEngine::cuda) {
+    if (const auto why = kernels::library_engine_declines(kernels::LibraryEngine::cuda)) {
+      result.verdict = Verdict::skip;
+      result.reason = *why;
+      return result;
+    }
+  }
   BitComparator cmp(result);
   for (const lt::RecordedCall& c : rec.calls) {
     if (c.operands_sha256.empty()) continue;  // a heuristic-only entry (the resolver's table)
@@ -31,7 +47,7 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
       if (run.rejected) continue;  // refused at execution after the heuristic offered it: nothing to compare
       auto library_d = lt::read_d(rec.dir / run.d_file, c.call);
       library_d.resize(call.M * call.N);
-      lt::compare_with_model(cmp, call, run.config, ops, library_d, lt::model_d(call, run.config, ops));
+      lt::compare_with_model(cmp, call, run.config, ops, library_d, lt::model_d(call, run.config, ops, engine));
     }
   }
   set_verdict_from_counts(result);
@@ -50,7 +66,9 @@ SuiteKind cublaslt_replay_kind() {
                // Only D's first row of every run: all calls and configurations in seconds (for T4).
                optional_key("first_row_only", ValueType::boolean),
                // Only the calls of at most this many multiply-adds (M * N * K).
-               optional_key("max_macs", ValueType::integer)},
+               optional_key("max_macs", ValueType::integer),
+               // Who computes the model: reference (default), or the kernels' arithmetic on host / cuda.
+               optional_key("engine", ValueType::string)},
       .run = run_cublaslt_replay,
   };
 }

@@ -6,6 +6,8 @@
 //     recording: ../fixtures/cublaslt-h200/recorded
 //     first_row_only: true     # optional: compare only D's first row of every run (fast, for T4)
 //     max_macs: 2000000        # optional: only the calls of at most this many multiply-adds
+//     engine: host             # optional: reference (default), host or cuda (kernels/library; cuda
+//                              #   skips without a device)
 // Every recorded run's D must equal the model's for the configuration the library ran (its split-K);
 // every call the library refused must be refused by the model, and no other.
 // Groups: "<types> algo <id>" (see lt_model.hpp) and "refusals".

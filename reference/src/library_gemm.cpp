@@ -53,33 +53,30 @@ uint32_t round_to_tf32(uint32_t x) {
   return (x + 0xFFFu + ((x >> 13) & 1u)) & ~0x1FFFu;
 }
 
-constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products per promotion
-
-// One K slice of one output: a[k], b[k] for k in [0, n), accumulated from +0. `residue_first`: the
-// slice's first n mod residue_first products form a (padded) block of their own, then whole tiles.
-float slice_sum(const LibraryCall& c, const InstructionModel* im, const uint32_t* a, const uint32_t* b, size_t n,
-                size_t residue_first) {
-  if (c.a == FormatId::fp32) {
+// One K slice of one output: a[k], b[k] for k in [0, n), accumulated from +0, as plan `p` says.
+float slice_sum(const LibraryPlan& p, const uint32_t* a, const uint32_t* b, size_t n) {
+  if (!p.instruction) {  // fp32 SIMT: an FMA chain
     float acc = 0.0f;
     for (size_t k = 0; k < n; ++k) acc = std::fma(as_float(a[k]), as_float(b[k]), acc);
     return acc;
   }
-  if (fp8_call(c) && !c.fast_accum) {
+  const InstructionModel& im = *p.instruction;
+  if (p.promotion_k) {  // FP8 without fast accumulation
     float promoted = 0.0f;
-    const size_t interval = MMAEMU_MUTANT(82) ? 2 * kPromotionK : kPromotionK;  // 82: promoted half as often
-    for (size_t k0 = 0; k0 < n; k0 += interval) {
-      const size_t len = std::min(interval, n - k0);
-      promoted += as_float(dot_k(*im, a + k0, b + k0, 0, static_cast<int>(len)));
+    for (size_t k0 = 0; k0 < n; k0 += p.promotion_k) {
+      const size_t len = std::min(p.promotion_k, n - k0);
+      promoted += as_float(dot_k(im, a + k0, b + k0, 0, static_cast<int>(len)));
     }
     return promoted;
   }
-  const size_t r = residue_first ? n % residue_first : 0;
+  // residue_first: the slice's first n mod residue_first products form a (padded) block of their own.
+  const size_t r = p.residue_first ? n % p.residue_first : 0;
   if (MMAEMU_MUTANT(85) && r) {  // the residue last: whole tiles first, then the partial block
-    const uint32_t body = dot_k(*im, a, b, 0, static_cast<int>(n - r));
-    return as_float(dot_k(*im, a + n - r, b + n - r, body, static_cast<int>(r)));
+    const uint32_t body = dot_k(im, a, b, 0, static_cast<int>(n - r));
+    return as_float(dot_k(im, a + n - r, b + n - r, body, static_cast<int>(r)));
   }
-  const uint32_t head = r ? dot_k(*im, a, b, 0, static_cast<int>(r)) : 0;
-  return as_float(dot_k(*im, a + r, b + r, head, static_cast<int>(n - r)));
+  const uint32_t head = r ? dot_k(im, a, b, 0, static_cast<int>(r)) : 0;
+  return as_float(dot_k(im, a + r, b + r, head, static_cast<int>(n - r)));
 }
 
 uint32_t to_output(FormatId d, float v) {
@@ -122,52 +119,30 @@ size_t split_chunk(const LibraryCall& c, const LibraryAlgo& algo) {
 
 namespace {
 
-// The kernels whose rules differ from the default of their input type, by cuBLASLt algorithm id.
-constexpr int kSimtInterleavedAlgo = 55;  // fp32 SIMT: interleaved split-K, reduced inside the kernel
-constexpr int kFp8AnyKAlgo = 62;          // e4m3 x e4m3 fast accumulation, any K
-
-bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
-  if (MMAEMU_MUTANT(86)) return false;  // algorithm 55 sliced like the others
-  return c.a == FormatId::fp32 && algo.algo_id == kSimtInterleavedAlgo && algo.split_k > 1;
-}
-
-// Algorithm 55 cuts K into blocks of its stage depth ("8x3": 8) and deals them to the slices in turn:
-// block j belongs to slice j mod S. Each slice is an FMA chain over its blocks in K order.
-std::vector<float> interleaved_partials(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* a,
-                                        const uint32_t* b) {
-  const size_t S = static_cast<size_t>(algo.split_k), block = algo.stage_k ? algo.stage_k : 8;
-  std::vector<float> parts(S, 0.0f);
-  for (size_t k = 0; k < c.K; ++k) {
-    float& p = parts[(k / block) % S];
-    p = std::fma(as_float(a[k]), as_float(b[k]), p);
-  }
-  return parts;
-}
-
-// Every other kernel: consecutive slices of split_chunk() elements (fewer than S when K is short).
-std::vector<float> consecutive_partials(const LibraryCall& c, const LibraryAlgo& algo, const InstructionModel* im,
-                                        const uint32_t* a, const uint32_t* b) {
-  const size_t chunk = split_chunk(c, algo);
-  const size_t residue_first = k_tail_regime(c) && c.a == FormatId::tf32 ? (algo.stage_k ? algo.stage_k : 16) : 0;
+// The slices' partials of one output, in slice order (a[k], b[k] for k < K).
+std::vector<float> slice_partials(const LibraryCall& c, const LibraryPlan& p, const uint32_t* a, const uint32_t* b) {
   std::vector<float> parts;
-  for (size_t k0 = 0; k0 < c.K; k0 += chunk)
-    parts.push_back(slice_sum(c, im, a + k0, b + k0, std::min(chunk, c.K - k0), residue_first));
+  if (p.interleave_block) {  // algorithm 55: block j of the stage depth belongs to slice j mod S
+    parts.assign(p.slices, 0.0f);
+    for (size_t k = 0; k < c.K; ++k) {
+      float& part = parts[(k / p.interleave_block) % p.slices];
+      part = std::fma(as_float(a[k]), as_float(b[k]), part);
+    }
+    return parts;
+  }
+  for (size_t k0 = 0; k0 < c.K; k0 += p.chunk) parts.push_back(slice_sum(p, a + k0, b + k0, std::min(p.chunk, c.K - k0)));
   return parts;
 }
 
-// The slices' fp32 partials added up. In slice order, except algorithm 55 with custom option 1, whose
-// reduction pairs slice t with slice t + h, h = ceil(S / 2), and takes the last slice early:
-//   ((p0 + p_h) + p_{S-1}) + (p1 + p_{1+h}) + ... + (p_{h-2} + p_{S-2}) + p_{h-1}
-// where a pair whose partner would be p_{S-1} (odd S) is a single slice, and S = 2 is p0 + p1. Read off
-// cancellation probes on an H200 at S = 2 to 10, 64, 198 and 256 (every pair of K positions at K = 512).
-float reduce_partials(const std::vector<float>& p, const LibraryCall& c, const LibraryAlgo& algo) {
+// The slices' fp32 partials added up: in slice order, or paired (LibraryPlan::paired).
+float reduce_partials(const std::vector<float>& p, bool paired) {
   const size_t S = p.size();
   if (MMAEMU_MUTANT(84)) {  // the slices' partials added last to first
     float acc = p[S - 1];
     for (size_t i = S - 1; i-- > 0;) acc += p[i];
     return acc;
   }
-  if (paired_reduction(c, algo) && S >= 2 && !MMAEMU_MUTANT(87)) {  // 87: in slice order
+  if (paired && S >= 2 && !MMAEMU_MUTANT(87)) {  // 87: in slice order
     const size_t h = (S + 1) / 2;
     float acc = p[0] + p[h];
     if (S - 1 != h) acc += p[S - 1];
@@ -177,6 +152,15 @@ float reduce_partials(const std::vector<float>& p, const LibraryCall& c, const L
   float acc = p[0];
   for (size_t i = 1; i < S; ++i) acc += p[i];
   return acc;
+}
+
+// The kernels whose rules differ from the default of their input type, by cuBLASLt algorithm id.
+constexpr int kSimtInterleavedAlgo = 55;  // fp32 SIMT: interleaved split-K, reduced inside the kernel
+constexpr int kFp8AnyKAlgo = 62;          // e4m3 x e4m3 fast accumulation, any K
+
+bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
+  if (MMAEMU_MUTANT(86)) return false;  // algorithm 55 sliced like the others
+  return c.a == FormatId::fp32 && algo.algo_id == kSimtInterleavedAlgo && algo.split_k > 1;
 }
 
 // The two epilogue forms the recordings show. fma(alpha', acc, beta*C): every kernel without split-K
@@ -197,34 +181,44 @@ float effective_alpha(const LibraryCall& c, const LibraryAlgo& algo) {
   return scales_first ? c.alpha * (c.scale_a * c.scale_b) : c.alpha * c.scale_a * c.scale_b;
 }
 
+constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products per promotion
+
 }  // namespace
 
-bool paired_reduction(const LibraryCall& c, const LibraryAlgo& algo) {
-  return interleaved_split(c, algo) && algo.custom == 1;
+LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
+  if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
+  LibraryPlan p;
+  p.instruction = main_loop_instruction(c);
+  p.tf32_rounded = c.a == FormatId::tf32;
+  if (fp8_call(c) && !c.fast_accum) p.promotion_k = MMAEMU_MUTANT(82) ? 2 * kPromotionK : kPromotionK;  // 82: half as often
+  p.slices = static_cast<size_t>(std::max(algo.split_k, 1));
+  if (interleaved_split(c, algo)) {
+    p.interleave_block = algo.stage_k ? algo.stage_k : 8;
+    p.paired = algo.custom == 1;
+  } else {
+    p.chunk = split_chunk(c, algo);
+    p.residue_first = k_tail_regime(c) && c.a == FormatId::tf32 ? (algo.stage_k ? algo.stage_k : 16) : 0;
+  }
+  p.beta_fma = beta_fma_epilogue(c, algo);
+  p.alpha = effective_alpha(c, algo);
+  return p;
 }
 
 void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
                   const uint32_t* C, uint32_t* D) {
-  if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
-  const InstructionModel* im = main_loop_instruction(c);
-  const bool beta_fma = beta_fma_epilogue(c, algo);
-  const float alpha = effective_alpha(c, algo);
-
+  const LibraryPlan plan = plan_library_gemm(c, algo);
   std::vector<uint32_t> a(c.K), b(c.K);
   for (size_t m = 0; m < c.M; ++m) {
-    for (size_t k = 0; k < c.K; ++k) a[k] = c.a == FormatId::tf32 ? round_to_tf32(A[m * c.K + k]) : A[m * c.K + k];
+    for (size_t k = 0; k < c.K; ++k) a[k] = plan.tf32_rounded ? round_to_tf32(A[m * c.K + k]) : A[m * c.K + k];
     for (size_t n = 0; n < c.N; ++n) {
-      for (size_t k = 0; k < c.K; ++k)
-        b[k] = c.b == FormatId::tf32 ? round_to_tf32(B[k * c.N + n]) : B[k * c.N + n];
-      const std::vector<float> parts = interleaved_split(c, algo) ? interleaved_partials(c, algo, a.data(), b.data())
-                                                                  : consecutive_partials(c, algo, im, a.data(), b.data());
-      const float acc = reduce_partials(parts, c, algo);
+      for (size_t k = 0; k < c.K; ++k) b[k] = plan.tf32_rounded ? round_to_tf32(B[k * c.N + n]) : B[k * c.N + n];
+      const float acc = reduce_partials(slice_partials(c, plan, a.data(), b.data()), plan.paired);
       float d;
       if (c.beta == 0.0f) {
-        d = alpha * acc;  // C is not read
+        d = plan.alpha * acc;  // C is not read
       } else {
         const float cv = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
-        d = beta_fma ? std::fma(c.beta, cv, alpha * acc) : std::fma(alpha, acc, c.beta * cv);
+        d = plan.beta_fma ? std::fma(c.beta, cv, plan.alpha * acc) : std::fma(plan.alpha, acc, c.beta * cv);
       }
       D[m * c.N + n] = to_output(c.d, d);
     }

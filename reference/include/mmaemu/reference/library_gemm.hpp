@@ -61,8 +61,23 @@ std::optional<std::string> library_refuses(const LibraryCall& call);
 size_t split_grain(const LibraryCall& call, const LibraryAlgo& algo);
 size_t split_chunk(const LibraryCall& call, const LibraryAlgo& algo);
 
-// Whether the slices' partials are reduced in pairs (algorithm 55, custom option 1), for reports.
-bool paired_reduction(const LibraryCall& call, const LibraryAlgo& algo);
+// The rules above decided for one call and configuration: what the per-output arithmetic does. Both
+// this reference and the kernels' library GEMM (kernels/library_gemm.hpp) follow it.
+struct InstructionModel;
+struct LibraryPlan {
+  const InstructionModel* instruction = nullptr;  // the wgmma chained along K; nullptr: fp32 FMA chains
+  bool tf32_rounded = false;  // A and B rounded fp32 -> tf32 to nearest-even first
+  size_t promotion_k = 0;     // FP8 without fast accumulation: promote into fp32 every this many products
+  size_t slices = 1;          // split-K count S
+  size_t chunk = 0;           // consecutive slices: [s * chunk, (s + 1) * chunk)
+  size_t residue_first = 0;   // tf32 K tail: each slice's first (length mod this) products as one block
+  size_t interleave_block = 0;  // non-zero (algorithm 55): K blocks of this size dealt to slices in turn
+  bool paired = false;        // the reduction pairs slice t with t + ceil(S/2) (reduce_partials)
+  bool beta_fma = false;      // epilogue fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
+  float alpha = 1.0f;         // alpha' (FP8 scales folded in)
+};
+// Throws std::invalid_argument for a call the library refuses.
+LibraryPlan plan_library_gemm(const LibraryCall& call, const LibraryAlgo& algo);
 
 // D[M][N] from A[M][K], B[K][N], C[M][N] (row-major raw bits in the call's formats; tf32 operands are
 // full fp32 patterns). Throws std::invalid_argument for a call the library refuses.

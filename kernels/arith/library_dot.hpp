@@ -1,0 +1,182 @@
+// One output of a library GEMM (cuBLASLt's kernels as reference/library_gemm.hpp models them) in the
+// kernels' own arithmetic: the instruction's block chains of emu_dot.hpp for each K slice, fp32 FMA
+// chains for SIMT kernels, FP8 promotion, the slices' reduction and the epilogue, all in IEEE fp32 with
+// explicit rounding (no contraction the compiler could choose). The decisions (which slices, which
+// epilogue, alpha') come from ref::plan_library_gemm through LibraryParams; this file only computes.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "kernels/arith/emu_dot.hpp"
+
+namespace mmaemu::kernels::arith {
+
+struct LibraryParams {
+  OpParams instr{};           // the wgmma chained along K (unused when simt_fp32)
+  bool simt_fp32 = false;     // fp32 SIMT kernels: FMA chains
+  bool tf32_rounded = false;  // A and B rounded fp32 -> tf32 (nearest-even) before the instruction reads them
+  uint32_t promotion_k = 0;   // FP8 without fast accumulation: products per promotion into fp32
+  uint32_t slices = 1;
+  uint64_t chunk = 0;             // consecutive slices' length
+  uint32_t residue_first = 0;     // tf32 K tail: the slice's first (length mod this) products first
+  uint32_t interleave_block = 0;  // algorithm 55: K blocks dealt to the slices in turn
+  bool paired = false;            // the reduction pairs slice t with t + ceil(S/2)
+  bool beta_fma = false;          // fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
+  bool beta_zero = false;         // C not read
+  float alpha = 1.0f, beta = 0.0f;
+  FmtParams c{}, d{};
+};
+
+MMAEMU_HD float f32_of(uint32_t bits) {
+#if defined(__CUDA_ARCH__)
+  return __uint_as_float(bits);
+#else
+  float f;
+  std::memcpy(&f, &bits, sizeof f);
+  return f;
+#endif
+}
+MMAEMU_HD uint32_t bits_of(float f) {
+#if defined(__CUDA_ARCH__)
+  return __float_as_uint(f);
+#else
+  uint32_t b;
+  std::memcpy(&b, &f, sizeof b);
+  return b;
+#endif
+}
+MMAEMU_HD float add_rn(float x, float y) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(x, y);
+#else
+  return x + y;
+#endif
+}
+MMAEMU_HD float mul_rn(float x, float y) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(x, y);
+#else
+  return x * y;
+#endif
+}
+MMAEMU_HD float fma_rn(float x, float y, float z) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(x, y, z);
+#else
+  return __builtin_fmaf(x, y, z);
+#endif
+}
+
+// A[k] / B[k] of one output as the library's kernel reads them (tf32: rounded to nearest-even).
+struct LibraryLoad {
+  const LibraryParams& p;
+  const uint32_t* a;
+  const uint32_t* b;
+  size_t b_stride;
+  MMAEMU_HD uint32_t a_at(size_t k) const {
+    return p.tf32_rounded ? convert(fmt_params(Fmt::fp32), a[k], fmt_params(Fmt::tf32), true) : a[k];
+  }
+  MMAEMU_HD uint32_t b_at(size_t k) const {
+    const uint32_t x = b[k * b_stride];
+    return p.tf32_rounded ? convert(fmt_params(Fmt::fp32), x, fmt_params(Fmt::tf32), true) : x;
+  }
+};
+
+// The instruction's block chain over k in [k0, k0 + n), from the accumulator bits `acc`.
+struct LibraryStepLoad {
+  const LibraryLoad& in;
+  size_t base;
+  int valid;
+  MMAEMU_HD void operator()(int i, uint32_t& x, uint32_t& y) const {
+    if (i < valid) {
+      x = in.a_at(base + static_cast<size_t>(i));
+      y = in.b_at(base + static_cast<size_t>(i));
+    } else {
+      x = 0;
+      y = 0;
+    }
+  }
+};
+MMAEMU_HD uint32_t library_chain(const LibraryLoad& in, size_t k0, size_t n, uint32_t acc) {
+  const size_t k = static_cast<size_t>(in.p.instr.instr.k);
+  for (size_t s = 0; s < n; s += k) {
+    const LibraryStepLoad load{in, k0 + s, static_cast<int>(n - s < k ? n - s : k)};
+    acc = emu_step(in.p.instr, load, acc);
+  }
+  return acc;
+}
+
+// One consecutive slice [k0, k0 + n) from +0.
+MMAEMU_HD float library_slice(const LibraryLoad& in, size_t k0, size_t n) {
+  const LibraryParams& p = in.p;
+  if (p.simt_fp32) {
+    float acc = 0.0f;
+    for (size_t k = k0; k < k0 + n; ++k) acc = fma_rn(f32_of(in.a_at(k)), f32_of(in.b_at(k)), acc);
+    return acc;
+  }
+  if (p.promotion_k) {
+    float promoted = 0.0f;
+    for (size_t s = 0; s < n; s += p.promotion_k) {
+      const size_t len = n - s < p.promotion_k ? n - s : p.promotion_k;
+      promoted = add_rn(promoted, f32_of(library_chain(in, k0 + s, len, 0)));
+    }
+    return promoted;
+  }
+  const size_t r = p.residue_first ? n % p.residue_first : 0;
+  const uint32_t head = r ? library_chain(in, k0, r, 0) : 0;
+  return f32_of(library_chain(in, k0 + r, n - r, head));
+}
+
+// Slice s's partial: consecutive (chunk) or interleaved (blocks j with j mod S = s, an FMA chain).
+MMAEMU_HD float library_partial(const LibraryLoad& in, size_t K, size_t s) {
+  const LibraryParams& p = in.p;
+  if (!p.interleave_block) {
+    const size_t k0 = s * p.chunk;
+    return k0 < K ? library_slice(in, k0, K - k0 < p.chunk ? K - k0 : p.chunk) : 0.0f;
+  }
+  float acc = 0.0f;
+  const size_t step = static_cast<size_t>(p.interleave_block) * p.slices;
+  for (size_t j0 = s * p.interleave_block; j0 < K; j0 += step)
+    for (size_t k = j0; k < j0 + p.interleave_block && k < K; ++k)
+      acc = fma_rn(f32_of(in.a_at(k)), f32_of(in.b_at(k)), acc);
+  return acc;
+}
+
+// D[m][n]'s raw bits: a_row = A[m][0..K), b_col = B[0..K)[n] with stride b_stride, c_bits = C[m][n].
+MMAEMU_HD uint32_t library_element(const LibraryParams& p, const uint32_t* a_row, const uint32_t* b_col,
+                                          size_t b_stride, size_t K, uint32_t c_bits) {
+  const LibraryLoad in{p, a_row, b_col, b_stride};
+  // Consecutive slices beyond K (short K, many slices) do not exist; interleaved ones are all there.
+  size_t S = p.slices;
+  if (!p.interleave_block) {
+    const size_t used = p.chunk ? (K + p.chunk - 1) / p.chunk : 1;
+    S = used < S ? used : S;
+    if (S == 0) S = 1;
+  }
+  float acc;
+  if (p.paired && S >= 2) {
+    const size_t h = (S + 1) / 2;
+    acc = add_rn(library_partial(in, K, 0), library_partial(in, K, h));
+    if (S - 1 != h) acc = add_rn(acc, library_partial(in, K, S - 1));
+    for (size_t t = 1; t + 1 < h; ++t) {
+      const float x = library_partial(in, K, t);
+      acc = add_rn(acc, t + h < S - 1 ? add_rn(x, library_partial(in, K, t + h)) : x);
+    }
+    if (h > 1) acc = add_rn(acc, library_partial(in, K, h - 1));
+  } else {
+    acc = library_partial(in, K, 0);
+    for (size_t s = 1; s < S; ++s) acc = add_rn(acc, library_partial(in, K, s));
+  }
+  float d;
+  if (p.beta_zero) {
+    d = mul_rn(p.alpha, acc);
+  } else {
+    const float cv = f32_of(convert(p.c, c_bits, fmt_params(Fmt::fp32), true));
+    d = p.beta_fma ? fma_rn(p.beta, cv, mul_rn(p.alpha, acc)) : fma_rn(p.alpha, acc, mul_rn(p.beta, cv));
+  }
+  if (d != d) return canonical_nan(p.d);
+  return convert(fmt_params(Fmt::fp32), bits_of(d), p.d, true);
+}
+
+}  // namespace mmaemu::kernels::arith

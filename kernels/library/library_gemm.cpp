@@ -1,0 +1,84 @@
+#include "kernels/library/library_gemm.hpp"
+
+#include <algorithm>
+#include <exception>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "kernels/backend.hpp"
+#include "kernels/params_from_profile.hpp"
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+#include "kernels/cuda/cuda_device.hpp"
+#endif
+
+namespace mmaemu::kernels {
+
+std::optional<std::string> library_engine_declines(LibraryEngine engine) {
+  if (engine == LibraryEngine::host) return std::nullopt;
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+  return cuda_device_declines();
+#else
+  return "built without CUDA";
+#endif
+}
+
+arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::LibraryAlgo& algo) {
+  const ref::LibraryPlan plan = ref::plan_library_gemm(call, algo);
+  arith::LibraryParams p;
+  p.simt_fp32 = plan.instruction == nullptr;
+  if (plan.instruction) p.instr = params_from_profile(*plan.instruction);
+  p.tf32_rounded = plan.tf32_rounded;
+  p.promotion_k = static_cast<uint32_t>(plan.promotion_k);
+  p.slices = static_cast<uint32_t>(plan.slices);
+  p.chunk = plan.chunk;
+  p.residue_first = static_cast<uint32_t>(plan.residue_first);
+  p.interleave_block = static_cast<uint32_t>(plan.interleave_block);
+  p.paired = plan.paired;
+  p.beta_fma = plan.beta_fma;
+  p.beta_zero = call.beta == 0.0f;
+  p.alpha = plan.alpha;
+  p.beta = call.beta;
+  p.c = arith::fmt_params(kernel_format(call.c));
+  p.d = arith::fmt_params(kernel_format(call.d));
+  return p;
+}
+
+void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref::LibraryAlgo& algo, const uint32_t* A,
+                  const uint32_t* B, const uint32_t* C, uint32_t* D) {
+  const arith::LibraryParams p = library_params(call, algo);
+  if (engine == LibraryEngine::cuda) {
+    if (const auto why = library_engine_declines(engine)) throw KernelError("library GEMM on CUDA: " + *why);
+    library_gemm_cuda(p, call, A, B, C, D);
+    return;
+  }
+  // Rows on every hardware thread; each output is independent.
+  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max<size_t>(call.M, 1));
+  const size_t rows = (call.M + threads - 1) / threads;
+  std::vector<std::thread> pool;
+  std::exception_ptr failure;
+  std::mutex failure_lock;
+  for (size_t m0 = 0; m0 < call.M; m0 += rows) {
+    pool.emplace_back([&, m0] {
+      try {
+        for (size_t m = m0; m < std::min(call.M, m0 + rows); ++m)
+          for (size_t n = 0; n < call.N; ++n)
+            D[m * call.N + n] = arith::library_element(p, A + m * call.K, B + n, call.N, call.K, C[m * call.N + n]);
+      } catch (...) {
+        const std::lock_guard<std::mutex> hold(failure_lock);
+        failure = std::current_exception();
+      }
+    });
+  }
+  for (auto& t : pool) t.join();
+  if (failure) std::rethrow_exception(failure);
+}
+
+#if !defined(MMAEMU_KERNELS_HAVE_CUDA)
+void library_gemm_cuda(const arith::LibraryParams&, const ref::LibraryCall&, const uint32_t*, const uint32_t*,
+                       const uint32_t*, uint32_t*) {
+  throw KernelError("library GEMM on CUDA: built without CUDA");
+}
+#endif
+
+}  // namespace mmaemu::kernels
