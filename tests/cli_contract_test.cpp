@@ -338,11 +338,27 @@ TEST(LibraryGemmCli, ReproducesRecordedCublasLtCalls) {
     write_matrix(dir.file("a.npy"), ops.a, c->call.a, c->call.M, c->call.K);
     write_matrix(dir.file("b.npy"), ops.b, c->call.b, c->call.K, c->call.N);
     write_matrix(dir.file("c.npy"), ops.c, c->call.c, c->call.M, c->call.N);
-    const Outcome o = run(library_args(c->call, dir));
-    ASSERT_EQ(o.status, 0) << o.output;
     const auto recorded = mmaemu::lt::read_d(cublaslt_recording().dir / c->runs[0].d_file, c->call);
-    EXPECT_EQ(mmaemu::read_npy(dir.file("d.npy")).values, recorded) << c->call.name();
+    // The reference (default) and the kernels' library GEMM on the CPU give the recorded bits.
+    for (const char* backend : {"reference", "host"}) {
+      const Outcome o = run(library_args(c->call, dir) + " --backend " + backend);
+      ASSERT_EQ(o.status, 0) << backend << ": " << o.output;
+      EXPECT_EQ(mmaemu::read_npy(dir.file("d.npy")).values, recorded) << c->call.name() << " on " << backend;
+    }
   }
+}
+
+TEST(LibraryGemmCli, AnUnknownLibraryBackendIsExit2) {
+  const auto* c = find_call([](const auto& x) { return x.call.a == mmaemu::ref::FormatId::bf16; });
+  ASSERT_NE(c, nullptr);
+  TempDir dir;
+  const auto ops = mmaemu::lt::operands_of(cublaslt_recording(), *c);
+  write_matrix(dir.file("a.npy"), ops.a, c->call.a, c->call.M, c->call.K);
+  write_matrix(dir.file("b.npy"), ops.b, c->call.b, c->call.K, c->call.N);
+  write_matrix(dir.file("c.npy"), ops.c, c->call.c, c->call.M, c->call.N);
+  const Outcome o = run(library_args(c->call, dir) + " --backend v4");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("--backend"), std::string::npos) << o.output;
 }
 
 TEST(LibraryGemmCli, ACallOutsideTheResolverTableIsExit2) {

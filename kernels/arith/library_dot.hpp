@@ -107,7 +107,9 @@ MMAEMU_HD uint32_t library_chain(const LibraryLoad& in, size_t k0, size_t n, uin
   return acc;
 }
 
-// One consecutive slice [k0, k0 + n) from +0.
+// One consecutive slice [k0, k0 + n) from +0: one block chain, or (FP8 promotion) chains of
+// promotion_k products each from +0 added into fp32, or (tf32 K tail) the residue's chain continued by
+// the rest's. One call site of the chain, so that the GPU build inlines the emulation once.
 MMAEMU_HD float library_slice(const LibraryLoad& in, size_t k0, size_t n) {
   const LibraryParams& p = in.p;
   if (p.simt_fp32) {
@@ -115,17 +117,18 @@ MMAEMU_HD float library_slice(const LibraryLoad& in, size_t k0, size_t n) {
     for (size_t k = k0; k < k0 + n; ++k) acc = fma_rn(f32_of(in.a_at(k)), f32_of(in.b_at(k)), acc);
     return acc;
   }
-  if (p.promotion_k) {
-    float promoted = 0.0f;
-    for (size_t s = 0; s < n; s += p.promotion_k) {
-      const size_t len = n - s < p.promotion_k ? n - s : p.promotion_k;
-      promoted = add_rn(promoted, f32_of(library_chain(in, k0 + s, len, 0)));
-    }
-    return promoted;
-  }
   const size_t r = p.residue_first ? n % p.residue_first : 0;
-  const uint32_t head = r ? library_chain(in, k0, r, 0) : 0;
-  return f32_of(library_chain(in, k0 + r, n - r, head));
+  float promoted = 0.0f;
+  uint32_t acc = 0;
+  for (size_t done = 0; done < n;) {
+    size_t len = n - done;
+    if (p.promotion_k) len = len < p.promotion_k ? len : p.promotion_k;
+    else if (done == 0 && r) len = r;
+    acc = library_chain(in, k0 + done, len, p.promotion_k ? 0u : acc);
+    if (p.promotion_k) promoted = add_rn(promoted, f32_of(acc));
+    done += len;
+  }
+  return p.promotion_k ? promoted : f32_of(acc);
 }
 
 // Slice s's partial: consecutive (chunk) or interleaved (blocks j with j mod S = s, an FMA chain).
@@ -154,19 +157,39 @@ MMAEMU_HD uint32_t library_element(const LibraryParams& p, const uint32_t* a_row
     S = used < S ? used : S;
     if (S == 0) S = 1;
   }
-  float acc;
-  if (p.paired && S >= 2) {
-    const size_t h = (S + 1) / 2;
-    acc = add_rn(library_partial(in, K, 0), library_partial(in, K, h));
-    if (S - 1 != h) acc = add_rn(acc, library_partial(in, K, S - 1));
-    for (size_t t = 1; t + 1 < h; ++t) {
-      const float x = library_partial(in, K, t);
-      acc = add_rn(acc, t + h < S - 1 ? add_rn(x, library_partial(in, K, t + h)) : x);
+  // The reduction as a list of steps, each one slice or a pair added first (the paired order of
+  // ref::plan_library_gemm: (p0 + p_h), p_{S-1}, (p_t + p_{t+h}) or p_t, ..., p_{h-1}).
+  const bool paired = p.paired && S >= 2;
+  const size_t h = (S + 1) / 2;
+  float acc = 0.0f;
+  for (size_t step = 0;; ++step) {
+    size_t first, second = SIZE_MAX;
+    if (!paired) {
+      if (step >= S) break;
+      first = step;
+    } else {
+      // Steps: 0 -> (0, h); 1 -> S-1 (absent when S-1 == h); then t = 1 .. h-2; then h-1 (when h > 1).
+      const size_t tail_step = S - 1 != h ? 1 : 0;
+      if (step == 0) {
+        first = 0;
+        second = h;
+      } else if (step <= tail_step) {
+        first = S - 1;
+      } else if (step - tail_step < h - 1) {
+        first = step - tail_step;
+        if (first + h < S - 1) second = first + h;
+      } else if (step - tail_step == h - 1 && h > 1) {
+        first = h - 1;
+      } else {
+        break;
+      }
     }
-    if (h > 1) acc = add_rn(acc, library_partial(in, K, h - 1));
-  } else {
-    acc = library_partial(in, K, 0);
-    for (size_t s = 1; s < S; ++s) acc = add_rn(acc, library_partial(in, K, s));
+    float x = 0.0f;
+    for (int j = 0; j < (second != SIZE_MAX ? 2 : 1); ++j) {  // one call site: one inlined copy on the GPU
+      const float y = library_partial(in, K, j ? second : first);
+      x = j ? add_rn(x, y) : y;
+    }
+    acc = step == 0 ? x : add_rn(acc, x);
   }
   float d;
   if (p.beta_zero) {
