@@ -1,9 +1,6 @@
 #include "lt_model.hpp"
 
 #include <algorithm>
-#include <exception>
-#include <mutex>
-#include <thread>
 #include <span>
 
 #include "../core/operands.hpp"
@@ -60,34 +57,11 @@ ref::LibraryAlgo library_algo(const LtAlgoConfig& config) {
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,
                               ModelEngine engine) {
   std::vector<uint32_t> d(call.M * call.N);
-  const ref::LibraryCall whole = library_call(call);
-  const ref::LibraryAlgo algo = library_algo(config);
-  if (engine != ModelEngine::reference) {
-    kernels::library_gemm(engine == ModelEngine::cuda ? kernels::LibraryEngine::cuda : kernels::LibraryEngine::host,
-                          whole, algo, ops.a.data(), ops.b.data(), ops.c.data(), d.data());
-    return d;
-  }
-  // Rows are independent: blocks of rows on every hardware thread (the model itself stays scalar).
-  const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, whole.M);
-  const size_t rows = (whole.M + threads - 1) / threads;
-  std::vector<std::thread> pool;
-  std::exception_ptr failure;
-  std::mutex failure_lock;
-  for (size_t m0 = 0; m0 < whole.M; m0 += rows) {
-    pool.emplace_back([&, m0] {
-      try {
-        ref::LibraryCall part = whole;
-        part.M = std::min(rows, whole.M - m0);
-        ref::library_gemm(part, algo, ops.a.data() + m0 * whole.K, ops.b.data(), ops.c.data() + m0 * whole.N,
-                          d.data() + m0 * whole.N);
-      } catch (...) {
-        const std::lock_guard<std::mutex> hold(failure_lock);
-        failure = std::current_exception();
-      }
-    });
-  }
-  for (auto& t : pool) t.join();
-  if (failure) std::rethrow_exception(failure);
+  const kernels::LibraryEngine e = engine == ModelEngine::cuda   ? kernels::LibraryEngine::cuda
+                                   : engine == ModelEngine::host ? kernels::LibraryEngine::host
+                                                                 : kernels::LibraryEngine::reference;
+  kernels::library_gemm(e, library_call(call), library_algo(config), ops.a.data(), ops.b.data(), ops.c.data(),
+                        d.data());
   return d;
 }
 

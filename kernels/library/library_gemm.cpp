@@ -46,12 +46,14 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
 
 void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref::LibraryAlgo& algo, const uint32_t* A,
                   const uint32_t* B, const uint32_t* C, uint32_t* D) {
-  const arith::LibraryParams p = library_params(call, algo);
   if (engine == LibraryEngine::cuda) {
     if (const auto why = library_engine_declines(engine)) throw KernelError("library GEMM on CUDA: " + *why);
-    library_gemm_cuda(p, call, A, B, C, D);
+    library_gemm_cuda(library_params(call, algo), call, A, B, C, D);
     return;
   }
+  const bool reference = engine == LibraryEngine::reference;
+  const arith::LibraryParams p = reference ? arith::LibraryParams{} : library_params(call, algo);
+  if (reference) (void)ref::plan_library_gemm(call, algo);  // a refused call throws here, not in a thread
   // Rows on every hardware thread; each output is independent.
   const size_t threads = std::clamp<size_t>(std::thread::hardware_concurrency(), 1, std::max<size_t>(call.M, 1));
   const size_t rows = (call.M + threads - 1) / threads;
@@ -61,7 +63,14 @@ void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref:
   for (size_t m0 = 0; m0 < call.M; m0 += rows) {
     pool.emplace_back([&, m0] {
       try {
-        for (size_t m = m0; m < std::min(call.M, m0 + rows); ++m)
+        const size_t m1 = std::min(call.M, m0 + rows);
+        if (reference) {
+          ref::LibraryCall part = call;
+          part.M = m1 - m0;
+          ref::library_gemm(part, algo, A + m0 * call.K, B, C + m0 * call.N, D + m0 * call.N);
+          return;
+        }
+        for (size_t m = m0; m < m1; ++m)
           for (size_t n = 0; n < call.N; ++n)
             D[m * call.N + n] = arith::library_element(p, A + m * call.K, B + n, call.N, call.K, C[m * call.N + n]);
       } catch (...) {

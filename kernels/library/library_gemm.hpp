@@ -12,7 +12,8 @@
 
 namespace mmaemu::kernels {
 
-enum class LibraryEngine { host, cuda };
+// reference: ref::library_gemm itself (rows on every CPU thread); host, cuda: the kernels' arithmetic.
+enum class LibraryEngine { reference, host, cuda };
 
 // Why `engine` cannot run here (cuda: not built with CUDA, or no device); empty when it can.
 std::optional<std::string> library_engine_declines(LibraryEngine engine);
