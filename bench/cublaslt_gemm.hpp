@@ -26,7 +26,7 @@ struct NativeTiming {
   std::optional<std::string> unsupported;  // set when cuBLASLt has no algorithm for the case (why)
   ref::FormatId a_format{}, b_format{};    // the types that ran
   std::string compute_type;                // "32F", "32F_FAST_TF32"
-  std::string algorithm;                   // "algo 66, tile 20, stages 12, split-K 1, reduction 0"
+  std::string algorithm;                   // the configuration that ran (lt::LtAlgoConfig::describe())
   std::vector<double> samples_ms;
 };
 

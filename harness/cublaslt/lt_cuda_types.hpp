@@ -1,5 +1,5 @@
-// The CUDA data type cuBLASLt reads a format as (tf32 operands are fp32 storage). One mapping for every
-// caller of cuBLASLt: the live parity suite, the recorder and the throughput benchmark's native rows.
+// The CUDA data type cuBLASLt reads a format as (tf32 operands are fp32 storage), for harness/cublaslt/lt_live.cpp,
+// through which the recorder, the parity suite and the throughput benchmark's native rows all call the library.
 #pragma once
 #include <library_types.h>
 

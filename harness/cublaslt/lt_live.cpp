@@ -201,41 +201,84 @@ std::vector<LtChoice> LtSession::heuristic(const LtCall& call, int count, std::s
   return out;
 }
 
-LtOutcome LtSession::run(const LtCall& call, const LtChoice& choice, const LtOperands& ops) {
-  LtOutcome outcome;
+struct LtStagedCall::Impl {
+  LtCall call;
+  cublasLtHandle_t handle = nullptr;
+  DeviceBuffer<uint8_t>* workspace = nullptr;  // the session's
+  CallDescriptors desc;
+  DeviceBuffer<uint8_t> a, b, c, d;
+  cublasLtMatmulAlgo_t algo{};
+  Impl(const LtCall& cl, size_t workspace_bytes) : call(cl), desc(cl, workspace_bytes) {}
+};
+
+LtStagedCall::LtStagedCall(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+LtStagedCall::~LtStagedCall() = default;
+
+std::optional<std::string> LtStagedCall::launch(void* stream) {
+  Impl& s = *impl_;
   try {
-    CallDescriptors desc(call, workspace_bytes());
+    lt_check(cublasLtMatmul(s.handle, s.desc.op.h, &s.call.alpha, s.a.get(), s.desc.a.h, s.b.get(), s.desc.b.h,
+                            &s.call.beta, s.c.get(), s.desc.c.h, s.d.get(), s.desc.d.h, &s.algo, s.workspace->get(),
+                            s.workspace->size(), static_cast<cudaStream_t>(stream)),
+             "matmul");
+  } catch (const LtRefusal& r) {
+    return r.what;
+  }
+  return std::nullopt;
+}
+
+std::vector<uint32_t> LtStagedCall::read_d() {
+  const LtCall& call = impl_->call;
+  kernels::cuda_check(cudaDeviceSynchronize(), "cublasLtMatmul");
+  std::vector<uint8_t> bytes(impl_->d.size());
+  impl_->d.download(bytes.data());
+  return transpose(widen(bytes, call.d), call.N, call.M);
+}
+
+std::unique_ptr<LtStagedCall> LtSession::stage(const LtCall& call, const LtChoice& choice, const LtOperands& ops,
+                                               std::string* why) {
+  try {
+    auto s = std::make_unique<LtStagedCall::Impl>(call, workspace_bytes());
+    s->handle = impl_->handle;
+    s->workspace = &impl_->workspace;
     auto upload = [](const std::vector<uint8_t>& bytes) {
       DeviceBuffer<uint8_t> buf(bytes.size());
       buf.upload(bytes.data());
       return buf;
     };
     // Library layout: A as is (K x M column-major = A[M][K]), B and C transposed (see lt_call.hpp).
-    auto a = upload(narrow(ops.a, call.a));
-    auto b = upload(narrow(transpose(ops.b, call.K, call.N), call.b));
-    auto c = upload(narrow(transpose(ops.c, call.M, call.N), call.c));
-    DeviceBuffer<uint8_t> d(call.M * call.N * static_cast<size_t>(storage_bytes(call.d)));
-    d.fill_bytes(0xFF);  // poison: a D the library leaves unwritten is not mistaken for a result
+    s->a = upload(narrow(ops.a, call.a));
+    s->b = upload(narrow(transpose(ops.b, call.K, call.N), call.b));
+    s->c = upload(narrow(transpose(ops.c, call.M, call.N), call.c));
+    s->d = DeviceBuffer<uint8_t>(call.M * call.N * static_cast<size_t>(storage_bytes(call.d)));
+    s->d.fill_bytes(0xFF);  // poison: a D the library leaves unwritten is not mistaken for a result
     if (call.is_fp8()) {
       impl_->scale_a.upload(&call.scale_a);
       impl_->scale_b.upload(&call.scale_b);
-      desc.set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<void*>(impl_->scale_a.get()));
-      desc.set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void*>(impl_->scale_b.get()));
+      s->desc.set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<void*>(impl_->scale_a.get()));
+      s->desc.set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void*>(impl_->scale_b.get()));
     }
-    cublasLtMatmulAlgo_t algo;
-    std::memcpy(&algo, choice.opaque.data(), sizeof algo);
-    lt_check(cublasLtMatmul(impl_->handle, desc.op.h, &call.alpha, a.get(), desc.a.h, b.get(), desc.b.h, &call.beta,
-                            c.get(), desc.c.h, d.get(), desc.d.h, &algo, impl_->workspace.get(),
-                            impl_->workspace.size(), nullptr),
-             "matmul");
-    kernels::cuda_check(cudaDeviceSynchronize(), "cublasLtMatmul");
-    std::vector<uint8_t> bytes(d.size());
-    d.download(bytes.data());
-    outcome.d = transpose(widen(bytes, call.d), call.N, call.M);
+    std::memcpy(&s->algo, choice.opaque.data(), sizeof s->algo);
+    return std::unique_ptr<LtStagedCall>(new LtStagedCall(std::move(s)));
   } catch (const LtRefusal& r) {
-    outcome.rejected = r.what;
-    outcome.d.clear();
+    if (why) *why = r.what;
+    return nullptr;
   }
+}
+
+LtOutcome LtSession::run(const LtCall& call, const LtChoice& choice, const LtOperands& ops) {
+  LtOutcome outcome;
+  std::string why;
+  const auto staged = stage(call, choice, ops, &why);
+  if (!staged) {
+    outcome.rejected = why;
+    return outcome;
+  }
+  if (auto refused = staged->launch()) {
+    outcome.rejected = *refused;
+    return outcome;
+  }
+  outcome.d = staged->read_d();
   return outcome;
 }
 
