@@ -1,6 +1,7 @@
 #include "gemm_bench.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 
 #include "../harness/core/errors.hpp"
 #include "backend_gemm.hpp"
@@ -185,7 +186,12 @@ bool GemmBenchResult::any_error() const {
   return false;
 }
 
-std::string configured_commit() { return MMAEMU_BENCH_GIT_COMMIT; }
+// MMAEMU_SOURCE_COMMIT (the commit a copied binary was built from, as the tier reports read it) wins
+// over the commit CMake was configured at, which a later build of the same directory does not refresh.
+std::string configured_commit() {
+  const char* source = std::getenv("MMAEMU_SOURCE_COMMIT");
+  return source && *source ? source : MMAEMU_BENCH_GIT_COMMIT;
+}
 
 GemmBenchResult run_gemm_bench(const GemmBenchOptions& o, const std::function<void(const std::string&)>& progress) {
   validate(o);

@@ -72,6 +72,6 @@ struct GemmBenchResult {
 GemmBenchResult run_gemm_bench(const GemmBenchOptions& options,
                                const std::function<void(const std::string&)>& progress);
 
-std::string configured_commit();  // the git commit CMake was configured at ("-dirty" if changed), or "unknown"
+std::string configured_commit();  // MMAEMU_SOURCE_COMMIT, else the commit CMake was configured at ("-dirty" if changed)
 
 }  // namespace mmaemu::bench
