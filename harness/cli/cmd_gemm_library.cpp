@@ -84,7 +84,7 @@ int run_library_gemm(const LibraryGemmArgs& args) {
   NpyArray D;
   D.word_bytes = storage_bytes(call.d);
   D.shape = {call.M, call.N};
-  const auto engine = lt::parse_model_engine(args.engine);
+  const auto engine = kernels::parse_library_engine(args.engine);
   if (!engine) throw InputError("--backend", "a library call runs on reference, host or cuda, not '" + args.engine + "'");
   D.values = lt::model_d(call, algo, ops, *engine);
   write_npy(args.out, D);

@@ -12,7 +12,7 @@ struct LibraryGemmArgs {
   bool fast_accum = false;
   std::string algo = "auto";  // "auto" or a JSON file
   std::string resolver;       // the recording holding the heuristic's choices
-  std::string engine = "reference";  // --backend: reference, host or cuda (lt::ModelEngine)
+  std::string engine = "reference";  // --backend: reference, host or cuda (kernels::LibraryEngine)
 };
 
 int run_library_gemm(const LibraryGemmArgs& args);

@@ -25,21 +25,6 @@ ref::LibraryCall library_call(const LtCall& c) {
   return l;
 }
 
-std::optional<ModelEngine> parse_model_engine(std::string_view name) {
-  for (const ModelEngine e : {ModelEngine::reference, ModelEngine::host, ModelEngine::cuda})
-    if (model_engine_name(e) == name) return e;
-  return std::nullopt;
-}
-
-std::string_view model_engine_name(ModelEngine e) {
-  switch (e) {
-    case ModelEngine::reference: return "reference";
-    case ModelEngine::host: return "host";
-    case ModelEngine::cuda: return "cuda";
-  }
-  return "?";
-}
-
 ref::LibraryAlgo library_algo(const LtAlgoConfig& config) {
   ref::LibraryAlgo algo;
   algo.split_k = std::max(config.split_k, 1);
@@ -55,12 +40,9 @@ ref::LibraryAlgo library_algo(const LtAlgoConfig& config) {
 }
 
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,
-                              ModelEngine engine) {
+                              kernels::LibraryEngine engine) {
   std::vector<uint32_t> d(call.M * call.N);
-  const kernels::LibraryEngine e = engine == ModelEngine::cuda   ? kernels::LibraryEngine::cuda
-                                   : engine == ModelEngine::host ? kernels::LibraryEngine::host
-                                                                 : kernels::LibraryEngine::reference;
-  kernels::library_gemm(e, library_call(call), library_algo(config), ops.a.data(), ops.b.data(), ops.c.data(),
+  kernels::library_gemm(engine, library_call(call), library_algo(config), ops.a.data(), ops.b.data(), ops.c.data(),
                         d.data());
   return d;
 }

@@ -9,24 +9,20 @@
 
 #include "../core/comparator.hpp"
 #include "lt_call.hpp"
+#include "kernels/library/library_gemm.hpp"
 #include "mmaemu/reference/library_gemm.hpp"
 
 namespace mmaemu::lt {
 
 ref::LibraryCall library_call(const LtCall& c);
 
-// Who computes the model: the reference (reference/library_gemm.cpp) or the kernels' arithmetic on
-// the CPU or the GPU (kernels/library/library_gemm.hpp), the same rules in an independent implementation.
-enum class ModelEngine { reference, host, cuda };
-std::optional<ModelEngine> parse_model_engine(std::string_view name);  // "reference", "host", "cuda"
-std::string_view model_engine_name(ModelEngine e);
-
 // The model's configuration for a recorded one (split-K, stage depth, algo id, custom option).
 ref::LibraryAlgo library_algo(const LtAlgoConfig& config);
 
-// D[M][N] as the model computes it for the call run with `config`.
+// D[M][N] as the model computes it for the call run with `config`: by the reference, or by the kernels'
+// arithmetic on the CPU or the GPU (kernels/library: the same rules, an independent implementation).
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,
-                              ModelEngine engine = ModelEngine::reference);
+                              kernels::LibraryEngine engine = kernels::LibraryEngine::reference);
 
 // "bf16xbf16->fp32 algo 66", "e4m3xe4m3->bf16 fast algo 62 K-tail": the comparison group of one run.
 // Groups are per type combination and algorithm, and " K-tail" when K is no multiple of the 128-byte grain, the unit in which the model's rules were found (and in which a

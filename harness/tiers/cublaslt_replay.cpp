@@ -15,16 +15,16 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
   const lt::Recording rec = lt::read_recording(spec.path("recording"));
   const bool first_row_only = spec.has("first_row_only") && spec.values.at("first_row_only").flag;
   const uint64_t max_macs = spec.has("max_macs") ? spec.values.at("max_macs").number : UINT64_MAX;
-  lt::ModelEngine engine = lt::ModelEngine::reference;
+  kernels::LibraryEngine engine = kernels::LibraryEngine::reference;
   if (spec.has("engine")) {
     const auto& v = spec.values.at("engine");
-    const auto e = lt::parse_model_engine(v.text);
+    const auto e = kernels::parse_library_engine(v.text);
     if (!e) throw InputError(v.where, "unknown engine '" + v.text + "' (reference, host, cuda)");
     engine = *e;
   }
   SuiteResult result;
-  if (engine == lt::ModelEngine::cuda) {
-    if (const auto why = kernels::library_engine_declines(kernels::LibraryEngine::cuda)) {
+  if (engine == kernels::LibraryEngine::cuda) {
+    if (const auto why = kernels::library_engine_declines(engine)) {
       result.verdict = Verdict::skip;
       result.reason = *why;
       return result;

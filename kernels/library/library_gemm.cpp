@@ -14,6 +14,21 @@
 
 namespace mmaemu::kernels {
 
+std::string_view library_engine_name(LibraryEngine engine) {
+  switch (engine) {
+    case LibraryEngine::reference: return "reference";
+    case LibraryEngine::host: return "host";
+    case LibraryEngine::cuda: return "cuda";
+  }
+  return "?";
+}
+
+std::optional<LibraryEngine> parse_library_engine(std::string_view name) {
+  for (const LibraryEngine e : {LibraryEngine::reference, LibraryEngine::host, LibraryEngine::cuda})
+    if (library_engine_name(e) == name) return e;
+  return std::nullopt;
+}
+
 std::optional<std::string> library_engine_declines(LibraryEngine engine) {
   if (engine == LibraryEngine::host) return std::nullopt;
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)

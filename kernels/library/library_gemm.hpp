@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "kernels/arith/library_dot.hpp"
 #include "mmaemu/reference/library_gemm.hpp"
@@ -14,6 +15,8 @@ namespace mmaemu::kernels {
 
 // reference: ref::library_gemm itself (rows on every CPU thread); host, cuda: the kernels' arithmetic.
 enum class LibraryEngine { reference, host, cuda };
+std::optional<LibraryEngine> parse_library_engine(std::string_view name);  // "reference", "host", "cuda"
+std::string_view library_engine_name(LibraryEngine engine);
 
 // Why `engine` cannot run here (cuda: not built with CUDA, or no device); empty when it can.
 std::optional<std::string> library_engine_declines(LibraryEngine engine);
