@@ -3,7 +3,9 @@
 #   conform   runs every tier this machine can run on the shipped fixtures (reports under reports/)
 #   test      runs the test suite through CTest (what CI runs)
 #   build     only set-up and build
-# Environment: MMAEMU_PRESET (default: "default"; "cpu-only" skips the CUDA parts), MMAEMU_SKIP_APT=1.
+# Environment: MMAEMU_PRESET (default: "default"; "cpu-only" skips the CUDA parts), MMAEMU_SKIP_APT=1,
+# MMAEMU_BUILD_DIR=DIR (use that build as it is: no set-up, no build; CTest's test of the main job),
+# MMAEMU_REPORT_DIR (default: reports).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -12,6 +14,20 @@ case "$mode" in conform|test|build) ;; *)
   echo "usage: scripts/dev.sh conform|test|build" >&2; exit 2;;
 esac
 preset=${MMAEMU_PRESET:-default}
+report_dir=${MMAEMU_REPORT_DIR:-reports}
+
+# The main job: every tier file, long tiers (T4's campaigns, T6's benchmarks) in their quick form;
+# suites this machine cannot run (no GPU, no third-party data) report a skip and why. One verdict
+# table at the end. CTest's main-job test runs this very line on the build at hand.
+main_job() {
+  "$1/harness/cli/mmaemu" run tiers/T*.yaml --quick --report-dir "$report_dir" --report-stem conformance
+}
+
+if [ -n "${MMAEMU_BUILD_DIR:-}" ]; then
+  [ "$mode" = conform ] || { echo "MMAEMU_BUILD_DIR is for conform only" >&2; exit 2; }
+  main_job "$MMAEMU_BUILD_DIR"
+  exit
+fi
 
 # Debian packages the build needs; only the missing ones are installed.
 packages=(cmake g++ make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
@@ -41,6 +57,5 @@ case "$preset" in cpu-only) builddir=build-cpu;; debug) builddir=build-debug;; *
 case "$mode" in
   build) ;;
   test) ctest --preset "$preset" ;;
-  # Every tier; suites this machine cannot run (no GPU, no third-party data) report a skip and why.
-  conform) "$builddir/harness/cli/mmaemu" run tiers/T*.yaml --report-dir reports --report-stem conformance ;;
+  conform) main_job "$builddir" ;;
 esac

@@ -79,13 +79,15 @@ class Run {
     write();
   }
 
-  int finish() {
-    std::cout << t6_verdict_table(r_);
-    std::cout << "reports: " << (o_.report_dir / (stem_ + ".{json,md,svg}")).string() << "\n";
-    const size_t regressions = r_.baseline ? r_.baseline->regressions() : 0;
-    if (r_.errors() > 0 || regressions > 0) return kExitCheckFailed;
-    if (r_.measured() == 0) return kExitNothingRan;
-    return kExitOk;
+  BenchOutcome finish() const {
+    BenchOutcome o;
+    o.table = t6_verdict_table(r_) + "reports: " + (o_.report_dir / (stem_ + ".{json,md,svg}")).string() + "\n";
+    o.report = o_.report_dir / (stem_ + ".json");
+    o.regressions = r_.baseline ? r_.baseline->regressions() : 0;
+    o.errors = r_.errors();
+    o.measured = r_.measured();
+    o.status = o.errors > 0 || o.regressions > 0 ? kExitCheckFailed : o.measured == 0 ? kExitNothingRan : kExitOk;
+    return o;
   }
 
  private:
@@ -138,8 +140,8 @@ class Run {
 
 }  // namespace
 
-int run_bench_tier(const BenchRunOptions& o) {
-  const T6Spec spec = load_t6(o.tier_file);
+BenchOutcome run_bench(const BenchRunOptions& o) {
+  const T6Spec spec = load_t6(o.tier_file, o.quick);
   const std::vector<std::string> sections = selected_sections(spec, o.sections);
   std::optional<nlohmann::json> baseline;
   if (!o.baseline.empty()) {  // unusable: exit 2 before anything runs
@@ -150,6 +152,12 @@ int run_bench_tier(const BenchRunOptions& o) {
   for (const std::string& s : sections) run.section(s);
   if (baseline) run.compare(*baseline);
   return run.finish();
+}
+
+int run_bench_tier(const BenchRunOptions& o) {
+  const BenchOutcome outcome = run_bench(o);
+  std::cout << outcome.table;
+  return outcome.status;
 }
 
 }  // namespace mmaemu::t6

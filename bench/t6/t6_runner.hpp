@@ -18,7 +18,21 @@ struct BenchRunOptions {
   bool quiet = false;
   std::string mmaemu;                 // this program, for the harness section's runs
   std::string command;                // the command line, recorded
+  bool quick = false;                 // the tier's quick form
 };
+
+// What a run ended with, for a caller that shows it as one row of a larger run.
+struct BenchOutcome {
+  int status = 0;              // as run_bench_tier returns it
+  size_t measured = 0;         // rows with a rate
+  size_t errors = 0;           // rows in error
+  size_t regressions = 0;      // against the baseline
+  std::string table;           // the verdict table run_bench_tier prints
+  std::filesystem::path report;  // <report dir>/<stem>.json
+};
+
+// The run without printing. Throws InputError for unusable input.
+BenchOutcome run_bench(const BenchRunOptions& options);
 
 // CTest's SKIP_RETURN_CODE: nothing could run (every selected section skipped, no error).
 inline constexpr int kExitNothingRan = 77;

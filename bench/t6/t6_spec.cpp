@@ -20,6 +20,17 @@ const Schema& tier_schema() {
       optional_key("harness", ValueType::mapping),
       optional_key("gemm", ValueType::mapping),
       optional_key("baseline", ValueType::mapping),
+      optional_key("quick", ValueType::mapping),
+  };
+  return s;
+}
+
+// The quick form: sections of the same schema that stand for the whole set under --quick.
+const Schema& quick_schema() {
+  static const Schema s = {
+      optional_key("reference", ValueType::mapping),
+      optional_key("harness", ValueType::mapping),
+      optional_key("gemm", ValueType::mapping),
   };
   return s;
 }
@@ -211,7 +222,7 @@ GemmSpec load_gemm(const YAML::Node& node, const std::string& file, const fs::pa
 
 }  // namespace
 
-T6Spec load_t6(const fs::path& path) {
+T6Spec load_t6(const fs::path& path, bool quick) {
   const std::string file = path.string();
   const fs::path base = path.parent_path();
   const YAML::Node root = load_yaml_file(path);
@@ -220,9 +231,26 @@ T6Spec load_t6(const fs::path& path) {
   t.file = path;
   t.tier = v.at("tier").text;
   if (v.count("description")) t.description = v.at("description").text;
-  if (v.count("reference")) t.reference = load_reference(v.at("reference").node, file, base);
-  if (v.count("harness")) t.harness = load_harness(v.at("harness").node, file, base);
-  if (v.count("gemm")) t.gemm = load_gemm(v.at("gemm").node, file, base);
+  // Both forms are checked whichever runs, so that a typo in the quick form fails every run.
+  auto sections_of = [&](const SchemaValues& sv, T6Spec& into) {
+    if (sv.count("reference")) into.reference = load_reference(sv.at("reference").node, file, base);
+    if (sv.count("harness")) into.harness = load_harness(sv.at("harness").node, file, base);
+    if (sv.count("gemm")) into.gemm = load_gemm(sv.at("gemm").node, file, base);
+  };
+  sections_of(v, t);
+  if (v.count("quick")) {
+    const SchemaValues q = check_mapping(v.at("quick").node, file, quick_schema(), "quick form", base);
+    T6Spec quick_form;
+    sections_of(q, quick_form);
+    if (!quick_form.reference && !quick_form.harness && !quick_form.gemm)
+      throw InputError(v.at("quick").where, "the quick form needs at least one of the sections reference, harness, gemm");
+    t.has_quick_form = true;
+    if (quick) {
+      t.reference = std::move(quick_form.reference);
+      t.harness = std::move(quick_form.harness);
+      t.gemm = std::move(quick_form.gemm);
+    }
+  }
   if (v.count("baseline")) {
     const SchemaValues b = check_mapping(v.at("baseline").node, file, baseline_schema(), "baseline section", base);
     t.min_drop_percent = static_cast<double>(number(b, "min_drop_percent", 0, 100, 5));

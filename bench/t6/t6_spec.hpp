@@ -27,6 +27,9 @@
 //       - {name: v1, max_case_seconds: 6}        # the budget: a case estimated over it is skipped
 //   baseline:
 //     min_drop_percent: 5      # see baseline.hpp: the rule that flags a regression
+//   quick:                     # optional: the quick form (--quick; the main job and `ctest -L T6` run it):
+//     reference: {...}         # the sections it lists, same schema, replace all of the above
+//     harness: {...}
 // Every key is schema-checked: unknown, misspelled, missing or mistyped keys are InputErrors at
 // file:line:column.
 #pragma once
@@ -81,9 +84,11 @@ struct T6Spec {
   std::optional<HarnessSpec> harness;
   std::optional<GemmSpec> gemm;
   double min_drop_percent = 5;
+  bool has_quick_form = false;
 };
 
-// Loads and schema-checks a T6 tier file. Throws InputError at "file:line:column".
-T6Spec load_t6(const std::filesystem::path& file);
+// Loads and schema-checks a T6 tier file (both forms). With `quick`, the sections are those of its
+// quick form when it has one. Throws InputError at "file:line:column".
+T6Spec load_t6(const std::filesystem::path& file, bool quick = false);
 
 }  // namespace mmaemu::t6

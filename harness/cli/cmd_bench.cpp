@@ -1,25 +1,11 @@
 // `mmaemu bench T6.yaml`: the throughput tier (T6): the reference's and the kernels' arithmetic on the
 // CPU beside a float loop, the harness's cases per second, and the GPU backends' GEMM beside cuBLASLt;
 // JSON, Markdown and an SVG plot, compared with a baseline when given one.
-#include <unistd.h>
-
-#include <climits>
-
 #include "commands.hpp"
+#include "self_path.hpp"
 #include "t6/t6_runner.hpp"
 
 namespace mmaemu::cli {
-namespace {
-
-// The harness section runs this very program, wherever it was started from.
-std::string self_path(const char* fallback) {
-  char buf[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return fallback;
-  return std::string(buf, static_cast<size_t>(n));
-}
-
-}  // namespace
 
 void add_bench(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand(
@@ -34,14 +20,16 @@ void add_bench(CLI::App& app, int& status) {
   cmd->add_option("--section", opts->sections, "Run only these sections: reference, harness, gemm (repeatable)");
   cmd->add_option("--report-dir", *report_dir, "Where the reports go (default: reports)");
   cmd->add_option("--report-stem", opts->report_stem, "File name of the reports without extension (default: the tier)");
+  cmd->add_flag("--quick", opts->quick, "The tier's quick form (its `quick:` sections)");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
   cmd->callback([opts, file, report_dir, baseline, &status] {
     opts->tier_file = *file;
     opts->report_dir = *report_dir;
     opts->baseline = *baseline;
-    opts->mmaemu = self_path("mmaemu");
+    opts->mmaemu = self_path();
     opts->command = "mmaemu bench " + *file + (baseline->empty() ? "" : " --baseline " + *baseline);
     for (const std::string& s : opts->sections) opts->command += " --section " + s;
+    if (opts->quick) opts->command += " --quick";
     status = t6::run_bench_tier(*opts);
   });
 }

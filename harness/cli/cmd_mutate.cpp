@@ -1,30 +1,14 @@
 // `mmaemu mutate T4.yaml`: a mutation campaign (tier T4): baseline, every mutant in child processes,
 // the kill matrix and the mutation score.
-#include <unistd.h>
-
-#include <climits>
 #include <iostream>
 
 #include "../core/errors.hpp"
+#include "../core/shard.hpp"
 #include "../mutate/campaign.hpp"
 #include "commands.hpp"
-
-#ifndef MMAEMU_BUILD_DIR
-#define MMAEMU_BUILD_DIR "."
-#endif
+#include "self_path.hpp"
 
 namespace mmaemu::cli {
-namespace {
-
-// {mmaemu} in the tests' commands: this very program, wherever it was started from.
-std::string own_path(const char* fallback) {
-  char buf[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return fallback;
-  return std::string(buf, static_cast<size_t>(n));
-}
-
-}  // namespace
 
 void add_mutate(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand(
@@ -33,7 +17,8 @@ void add_mutate(CLI::App& app, int& status) {
   auto file = std::make_shared<std::string>();
   auto report_dir = std::make_shared<std::string>("reports");
   auto baseline = std::make_shared<std::string>();
-  opts->build = MMAEMU_BUILD_DIR;
+  opts->build = build_dir();
+  auto shard = std::make_shared<std::string>("1/1");
   cmd->add_option("tier", *file, "T4 tier file (YAML)")->required();
   cmd->add_flag("--resume", opts->resume, "Keep the journal's results for unchanged mutants and tests");
   cmd->add_option("--jobs", opts->jobs, "Mutants run in parallel (default: the tier file's)")->check(CLI::Range(1, 256));
@@ -42,17 +27,20 @@ void add_mutate(CLI::App& app, int& status) {
   cmd->add_option("--report-dir", *report_dir, "Where reports, logs and the journal go (default: reports)");
   cmd->add_option("--build-dir", opts->build, "What {build} stands for in test commands (default: this build)");
   cmd->add_flag("--fast", opts->fast, "Stop a mutant's tests at its first kill (the kill matrix is then partial)");
+  cmd->add_flag("--quick", opts->quick, "The tier's quick form: its `quick:` mutants, each stopped at its first kill");
+  cmd->add_option("--shard", *shard, "Run only shard I of N of the mutants (I/N); `mmaemu merge` joins the kill matrices");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
   auto no_build = std::make_shared<bool>(false);
   cmd->add_flag("--no-build", *no_build,
                 "Take the tier's compile-time variants as already built (exit 2 naming a missing one)");
   cmd->add_flag("--ctest", opts->ctest, "Exit 77 (a CTest skip) when the tier needs a device this machine lacks");
-  cmd->callback([opts, file, report_dir, baseline, no_build, &status] {
+  cmd->callback([opts, file, report_dir, baseline, no_build, shard, &status] {
+    opts->shard = parse_shard(*shard);
     opts->build_variants = !*no_build;
     opts->tier_file = *file;
     opts->report_dir = *report_dir;
     opts->baseline = *baseline;
-    opts->mmaemu = own_path("mmaemu");
+    opts->mmaemu = self_path();
     try {
       status = mutate::run_mutation_campaign(*opts);
     } catch (const InputError&) {

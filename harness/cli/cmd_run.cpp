@@ -1,6 +1,11 @@
-// `mmaemu run TIER.yaml...`: runs tiers, writes reports, prints the verdict table.
+// `mmaemu run TIER.yaml...`: runs tier files of every kind (conformance suites compare, a mutation
+// tier runs its campaign, a throughput tier its benchmarks), writes reports, prints one verdict table.
+#include "../core/shard.hpp"
+#include "../mutate/tier_job.hpp"
 #include "../tiers/runner.hpp"
 #include "commands.hpp"
+#include "self_path.hpp"
+#include "t6/tier_job.hpp"
 
 namespace mmaemu::cli {
 
@@ -9,15 +14,32 @@ void add_run(CLI::App& app, int& status) {
   auto opts = std::make_shared<RunOptions>();
   auto files = std::make_shared<std::vector<std::string>>();
   auto report_dir = std::make_shared<std::string>("reports");
-  cmd->add_option("tiers", *files, "Tier files")->required();
+  auto shard = std::make_shared<std::string>("1/1");
+  cmd->add_option("tiers", *files, "Tier files: conformance (T2, T3, T3p), mutation (T4), throughput (T6)")->required();
   cmd->add_option("--suite", opts->only_suites, "Run only these suites (repeatable)");
   cmd->add_option("--report-dir", *report_dir, "Where reports go (default: reports)");
   cmd->add_option("--report-stem", opts->report_stem, "Report file name without extension");
+  cmd->add_flag("--quick", opts->quick, "Long tiers in their quick form (their `quick:` section)");
+  cmd->add_option("--shard", *shard, "Run only shard I of N (I/N); `mmaemu merge` joins the shards' reports");
+  cmd->add_option("--jobs", opts->jobs, "Mutation tiers: mutants run in parallel (default: the tier file's)")
+      ->check(CLI::Range(1, 256));
+  auto prebuilt = std::make_shared<std::string>();
+  cmd->add_option("--prebuilt-variants", *prebuilt,
+                  "Mutation tiers: the build directory that holds their tests and compile-time variants, built elsewhere");
   cmd->add_flag("--ctest", opts->ctest, "Exit 77 when every selected suite was skipped (CTest's skip code)");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
-  cmd->callback([opts, files, report_dir, &status] {
+  cmd->callback([opts, files, report_dir, shard, prebuilt, &status] {
+    opts->prebuilt_variants = *prebuilt;
     opts->tier_files.assign(files->begin(), files->end());
     opts->report_dir = *report_dir;
+    opts->shard = parse_shard(*shard);
+    const std::string mmaemu = self_path();
+    opts->job_loaders[TierFileKind::mutation] = [mmaemu](const std::filesystem::path& f, const TierJobContext& c) {
+      return mutate::mutation_tier_job(f, c, mmaemu, build_dir());
+    };
+    opts->job_loaders[TierFileKind::throughput] = [mmaemu](const std::filesystem::path& f, const TierJobContext& c) {
+      return t6::throughput_tier_job(f, c, mmaemu);
+    };
     status = run_tiers(*opts);
   });
 }

@@ -18,6 +18,7 @@ nlohmann::ordered_json suite_json(const SuiteResult& s) {
   j["mismatched"] = s.mismatched;
   j["known_mismatched"] = s.known_mismatched;
   j["seconds"] = s.seconds;
+  j["position"] = s.position;
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& [name, count] : s.groups)
     groups[name] = {
@@ -43,6 +44,7 @@ std::string render(const RunReport& run) {
   j["host"] = run.host;
   j["environment"] = run.environment;
   j["tier_files"] = run.tier_files;
+  if (run.shard.sharded()) j["shard"] = {{"index", run.shard.index}, {"count", run.shard.count}};
   const VerdictCounts n = count_verdicts(run);
   j["summary"] = {{"pass", n.pass}, {"fail", n.fail}, {"skip", n.skip}, {"error", n.error}};
   nlohmann::ordered_json suites = nlohmann::ordered_json::array();

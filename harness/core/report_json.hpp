@@ -1,7 +1,8 @@
 // JSON report, for machines. Schema "mmaemu-report/1":
-//   {schema, tool_version, commit, started_utc, host, environment{}, tier_files[],
-//    summary{pass, fail, skip, error}, suites[{tier, suite, labels[], verdict, reason, compared,
-//    mismatched, seconds, groups{name: {compared, mismatched}},
+//   {schema, tool_version, commit, started_utc, host, environment{}, tier_files[], shard{index, count}
+//    (only when sharded), summary{pass, fail, skip, error}, suites[{tier, suite, labels[], verdict,
+//    reason, compared, mismatched, known_mismatched, seconds, position, groups{name: {compared,
+//    mismatched, known_reason}},
 //    first_mismatches[{group, case, inputs, expected, got}]}]}
 #pragma once
 #include <string>

@@ -44,6 +44,16 @@ struct SuiteResult {
   // The part of `mismatched` in groups the tier file lists as known mismatches (last, so that
   // positional initialisers of the fields above stay valid).
   size_t known_mismatched = 0;
+  // Where the unit stands in the whole run's order (every selected suite of every tier file, before
+  // sharding), so that merged shards come back in the order one machine would have run them.
+  size_t position = 0;
+};
+
+// One part of a run split across machines (`--shard I/N`): 1 <= index <= count. count 1: not sharded.
+struct ShardInfo {
+  unsigned index = 1;
+  unsigned count = 1;
+  bool sharded() const { return count > 1; }
 };
 
 struct RunReport {
@@ -54,6 +64,7 @@ struct RunReport {
   std::map<std::string, std::string> environment;  // compiler, CUDA, GPU, driver, ...
   std::vector<std::string> tier_files;
   std::vector<SuiteResult> suites;
+  ShardInfo shard;
 };
 
 }  // namespace mmaemu

@@ -18,6 +18,7 @@
 #include "../core/errors.hpp"
 #include "../core/host_info.hpp"
 #include "../core/sha256.hpp"
+#include "../core/shard.hpp"
 #include "../tiers/kernel_conformance_plan.hpp"
 #include "../tiers/run_info.hpp"
 #include "baseline_diff.hpp"
@@ -96,21 +97,46 @@ std::vector<TestCell> run_baseline(TestRunSetup setup, bool& interrupted) {
   return run_tests(setup, 0, g_stop, interrupted);
 }
 
+// Shard I of N keeps every mutant whose position in the selection falls to it (core/shard.hpp).
+std::vector<Mutant> shard_of(const std::vector<Mutant>& mutants, const ShardInfo& shard) {
+  std::vector<Mutant> out;
+  for (size_t p = 0; p < mutants.size(); ++p)
+    if (in_shard(p, shard)) out.push_back(mutants[p]);
+  return out;
+}
+
 }  // namespace
 
-int run_mutation_campaign(const MutateOptions& options) {
+CampaignOutcome run_campaign(const MutateOptions& given) {
   const auto started = std::chrono::steady_clock::now();
-  const CampaignSpec campaign = load_campaign(options.tier_file);
+  const CampaignSpec campaign = load_campaign(given.tier_file);
+  // The quick form stands for --only and --fast, unless the command line names mutants itself.
+  MutateOptions options = given;
+  if (options.quick && campaign.quick && options.only.empty()) {
+    options.only = campaign.quick->mutants;
+    options.fast = options.fast || campaign.quick->fast;
+  }
+  if (options.baseline.empty()) options.baseline = campaign.baseline;
   const std::vector<Mutant> catalogue = load_catalogue(campaign.catalogue);
-  const std::vector<Mutant> mutants = select_mutants(catalogue, campaign, options.only);
+  const std::vector<Mutant> mutants = shard_of(select_mutants(catalogue, campaign, options.only), options.shard);
+  const bool every_mutant = options.only.empty() && !options.shard.sharded();
   std::optional<KillMatrix> baseline;
   if (!options.baseline.empty()) baseline = load_baseline(options.baseline);
   const unsigned jobs = options.jobs ? options.jobs : campaign.jobs;
+  CampaignOutcome outcome;
+  outcome.jobs = jobs;
+  auto ended = [&](int status, std::string reason) {
+    outcome.status = status;
+    outcome.reason = std::move(reason);
+    outcome.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    return outcome;
+  };
   const bool progress_on = !options.quiet && ::isatty(STDERR_FILENO);
   const std::string stem = campaign.tier;
   const fs::path report_dir = fs::absolute(options.report_dir);
   const fs::path log_root = report_dir / (stem + "-logs");
   const fs::path scratch_root = report_dir / (stem + "-scratch");
+  outcome.report = report_dir / (stem + ".json");
 
   // A GPU campaign without a GPU: nothing is built or run (CI has a compiler but no device).
   if (campaign.needs_gpu) {
@@ -118,7 +144,8 @@ int run_mutation_campaign(const MutateOptions& options) {
     if (why) {
       const std::string what = campaign.file.string() + " needs a CUDA device (" + *why + ")";
       std::cerr << (options.ctest ? "[" + stem + "] skipped: " : "mmaemu: error: ") << what << "\n";
-      return options.ctest ? kExitSkipped : kExitBadInput;
+      outcome.skipped = true;
+      return ended(options.ctest ? kExitSkipped : kExitBadInput, what);
     }
   }
   InterruptGuard interrupt_guard;
@@ -149,7 +176,7 @@ int run_mutation_campaign(const MutateOptions& options) {
   if (progress_on) std::cerr << "\n";
   if (interrupted) {
     std::cerr << "mmaemu: interrupted during the baseline\n";
-    return kExitBadInput;
+    return ended(kExitBadInput, "interrupted during the baseline");
   }
   bool base_ok = true;
   for (const TestCell& c : base) {
@@ -163,7 +190,7 @@ int run_mutation_campaign(const MutateOptions& options) {
   }
   if (!base_ok) {
     std::cerr << "mmaemu: " << kBaselineFails << "\n";
-    return kExitBadInput;
+    return ended(kExitBadInput, std::string(kBaselineFails) + "; logs: " + (log_root / "baseline").string());
   }
 
   KillMatrix matrix;
@@ -172,6 +199,7 @@ int run_mutation_campaign(const MutateOptions& options) {
   matrix.commit = git_commit(campaign.workdir);
   matrix.started = utc_now_iso8601();
   matrix.planned = mutants.size();
+  matrix.shard = options.shard;
   if (baseline) matrix.baseline_file = options.baseline.string();
   for (size_t i = 0; i < campaign.tests.size(); ++i) {
     TestInfo info;
@@ -263,25 +291,33 @@ int run_mutation_campaign(const MutateOptions& options) {
   fs::remove_all(scratch_root, ec);
   if (stopped || g_stop.load()) {
     write_reports(matrix, report_dir, stem);
-    std::cerr << "mmaemu: interrupted: " << matrix.mutants.size() << " of " << mutants.size()
-              << " mutants judged; `--resume` continues from there\n";
-    return kExitBadInput;
+    const std::string what = "interrupted: " + std::to_string(matrix.mutants.size()) + " of " +
+                             std::to_string(mutants.size()) + " mutants judged; `--resume` continues from there";
+    std::cerr << "mmaemu: " << what << "\n";
+    outcome.matrix = matrix;
+    return ended(kExitBadInput, what);
   }
 
   bool regression = false;
   if (baseline) {
-    for (const BaselineChange& c : compare_with_baseline(*baseline, matrix, !options.fast, options.only.empty())) {
+    for (const BaselineChange& c : compare_with_baseline(*baseline, matrix, !options.fast, every_mutant)) {
       matrix.baseline_changes.push_back(c.text);
       regression |= c.regression;
     }
   }
   write_reports(matrix, report_dir, stem);
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-  std::cout << verdict_table(matrix, seconds, jobs);
   if (!options.quiet) std::cerr << "reports: " << (report_dir / stem).string() << ".{json,md}\n";
   const bool problem = std::any_of(matrix.mutants.begin(), matrix.mutants.end(),
                                    [](const MutantResult& r) { return is_problem(r.outcome); });
-  return problem || regression ? kExitCheckFailed : kExitOk;
+  outcome.matrix = std::move(matrix);
+  outcome.finished = true;
+  return ended(problem || regression ? kExitCheckFailed : kExitOk, "");
+}
+
+int run_mutation_campaign(const MutateOptions& options) {
+  const CampaignOutcome outcome = run_campaign(options);
+  if (outcome.finished) std::cout << verdict_table(*outcome.matrix, outcome.seconds, outcome.jobs);
+  return outcome.status;
 }
 
 }  // namespace mmaemu::mutate

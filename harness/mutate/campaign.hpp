@@ -10,6 +10,9 @@
 #include <string>
 #include <vector>
 
+#include "../core/result.hpp"
+#include "kill_matrix.hpp"
+
 namespace mmaemu::mutate {
 
 struct MutateOptions {
@@ -25,11 +28,28 @@ struct MutateOptions {
   std::string build;                    // {build}: the build directory
   bool build_variants = true;           // false (--no-build): compile-time variants must exist already
   bool ctest = false;                   // a campaign skipped for want of a device exits 77 (not 2)
+  bool quick = false;                   // the tier's quick form (its `quick:` mutants, stopped at first kill)
+  ShardInfo shard;                      // --shard I/N: only this shard's mutants (core/shard.hpp)
   // Why no CUDA device can be used here, or nullopt; empty: ask the CUDA runtime.
   std::function<std::optional<std::string>()> gpu_unavailable;
 };
 
 inline constexpr int kExitSkipped = 77;  // CTest's skip (SKIP_RETURN_CODE)
+
+// What a campaign ended with, for a caller that shows it as one row of a larger run.
+struct CampaignOutcome {
+  int status = 0;                      // as run_mutation_campaign returns it
+  std::string reason;                  // why it stopped early (bad input, a failing baseline, no device), or ""
+  bool skipped = false;                // `device: gpu` without a CUDA device
+  bool finished = false;               // every selected mutant judged and compared
+  std::optional<KillMatrix> matrix;    // once the baseline passed (partial when interrupted)
+  double seconds = 0;
+  unsigned jobs = 1;
+  std::filesystem::path report;        // <report dir>/<tier>.json, the kill matrix
+};
+
+// The campaign without printing its verdict table. Throws InputError for unusable input.
+CampaignOutcome run_campaign(const MutateOptions& options);
 
 // Exit status: 0 every mutant had its expected outcome (and none regressed against the baseline);
 // 1 a mutant expected killed survived, an identity control or an "equivalent" mutant was killed, a
@@ -37,6 +57,7 @@ inline constexpr int kExitSkipped = 77;  // CTest's skip (SKIP_RETURN_CODE)
 // bad tier file or catalogue, a baseline that fails, an unreadable --baseline, an interrupted run, a
 // variant that does not build or is missing under --no-build, a `device: gpu` tier without a CUDA
 // device; that last one is 77 under --ctest, checked before anything is built or run).
+// run_campaign, then the verdict table on stdout when it finished.
 int run_mutation_campaign(const MutateOptions& options);
 
 inline constexpr const char* kBaselineFails = "baseline fails: the tests must pass before mutants can be judged";

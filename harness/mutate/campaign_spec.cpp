@@ -21,6 +21,18 @@ const Schema& campaign_schema() {
       required_key("tests", ValueType::sequence),
       optional_key("device", ValueType::string).one_of({"cpu", "gpu"}),
       optional_key("variants", ValueType::mapping),
+      optional_key("baseline", ValueType::file).described_as("committed kill matrix"),
+      optional_key("quick", ValueType::mapping),
+  };
+  return s;
+}
+
+// The quick form (`--quick`, what the main job runs): a few mutants that stand for every part of
+// the catalogue, each stopped at its first kill.
+const Schema& quick_schema() {
+  static const Schema s = {
+      required_key("mutants", ValueType::string_list),
+      optional_key("fast", ValueType::boolean),
   };
   return s;
 }
@@ -151,6 +163,19 @@ CampaignSpec load_campaign(const std::filesystem::path& path) {
   }
   if (c.tests.empty()) throw InputError(v.at("tests").where, "a T4 tier needs at least one test");
   if (v.count("device")) c.needs_gpu = v.at("device").text == "gpu";
+  if (v.count("baseline")) {
+    require_present(v.at("baseline"));
+    c.baseline = v.at("baseline").path;
+  }
+  if (v.count("quick")) {
+    const SchemaValues q = check_mapping(v.at("quick").node, file, quick_schema(), "quick", base);
+    QuickForm form;
+    form.where = v.at("quick").where;
+    form.mutants = q.at("mutants").list;
+    if (form.mutants.empty()) throw InputError(q.at("mutants").where, "'mutants' must name at least one mutant");
+    if (q.count("fast")) form.fast = q.at("fast").flag;
+    c.quick = std::move(form);
+  }
   if (v.count("variants")) {
     const SchemaValues vv = check_mapping(v.at("variants").node, file, variants_schema(), "variants", base);
     VariantSpec spec;

@@ -16,6 +16,10 @@
 //   variants:                              # optional: each mutant runs its own compile-time variant
 //     build: [cmake, --build, "{build}", --target, "mmaemu-mutant-{id}"]   # makes one variant
 //     program: "{build}/harness/cli/mmaemu-mutant-{id}"                     # where it is then
+//   baseline: ../mutants/baseline-cpu.json # optional: the committed kill matrix (--baseline overrides)
+//   quick:                                 # optional: the quick form (--quick; the main job runs it)
+//     mutants: [1, 21, 70]                 # ids or names; checked against the catalogue when run
+//     fast: true                           # stop each mutant's tests at its first kill
 //   tests:
 //     - name: T2
 //       command: ["{mmaemu}", run, tiers/T2.yaml, --quiet, --report-dir, "{scratch}"]
@@ -52,6 +56,13 @@ struct VariantSpec {
   std::string where;               // "file:line:column" of the `variants` entry
 };
 
+// The campaign's quick form: a handful of mutants that stand for the whole catalogue.
+struct QuickForm {
+  std::vector<std::string> mutants;  // ids or names, as --only takes them
+  bool fast = true;
+  std::string where;
+};
+
 struct CampaignSpec {
   std::string tier;                     // "T4-cpu"
   std::string description;
@@ -64,6 +75,8 @@ struct CampaignSpec {
   std::vector<TestCommand> tests;
   bool needs_gpu = false;                 // device: gpu
   std::optional<VariantSpec> variants;
+  std::filesystem::path baseline;         // empty: none named
+  std::optional<QuickForm> quick;
 
   // The test list in one string, for the journal: results recorded for other tests are not reused.
   std::string tests_fingerprint() const;

@@ -239,6 +239,7 @@ std::string to_json(const KillMatrix& m) {
                   {"tests", tests},
                   {"mutants", mutants}};
   if (!m.baseline_file.empty()) j["baseline"] = {{"file", m.baseline_file}, {"changes", m.baseline_changes}};
+  if (m.shard.sharded()) j["shard"] = {{"index", m.shard.index}, {"count", m.shard.count}};
   return j.dump(2) + "\n";
 }
 
@@ -263,6 +264,10 @@ KillMatrix kill_matrix_from_json(const std::string& text, const std::string& sou
     if (j.contains("baseline")) {
       m.baseline_file = j["baseline"].value("file", "");
       m.baseline_changes = j["baseline"].value("changes", std::vector<std::string>{});
+    }
+    if (j.contains("shard")) {
+      m.shard.index = j["shard"].at("index").get<unsigned>();
+      m.shard.count = j["shard"].at("count").get<unsigned>();
     }
     return m;
   } catch (const json::exception& e) {

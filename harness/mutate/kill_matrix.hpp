@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "../core/result.hpp"
 #include "catalogue.hpp"
 
 namespace mmaemu::mutate {
@@ -87,6 +88,7 @@ struct KillMatrix {
   size_t planned = 0;                 // mutants selected for the run (mutants.size() when complete)
   std::string baseline_file;          // --baseline, as given ("" without)
   std::vector<std::string> baseline_changes;  // one line per change against it
+  ShardInfo shard;                    // --shard I/N: this matrix holds the mutants of shard I only
 
   Score score() const;
   size_t count(Outcome o) const;

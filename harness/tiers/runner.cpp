@@ -5,10 +5,14 @@
 #include <chrono>
 #include <iomanip>
 #include <iostream>
+#include <functional>
+#include <list>
 #include <set>
+#include <utility>
 
 #include "../core/errors.hpp"
 #include "../core/reports.hpp"
+#include "../core/shard.hpp"
 #include "../core/verdict_table.hpp"
 #include "known_mismatches.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -21,55 +25,112 @@ namespace {
 
 void print_error(const std::string& message) { std::cerr << "mmaemu: error: " << message << "\n"; }
 
-std::vector<TierSpec> load_tiers(const std::vector<std::filesystem::path>& files) {
-  if (files.empty()) throw InputError("", "no tier file given");
-  std::vector<TierSpec> tiers;
-  std::set<std::string> ids;
-  for (const auto& f : files) {
-    tiers.push_back(load_tier(f));
-    for (const SuiteSpec& s : tiers.back().suites)
-      if (!ids.insert(s.id()).second) throw InputError(s.where, "suite " + s.id() + " is defined in two tier files");
-  }
-  return tiers;
+// One row of the verdict table: a conformance suite, or a mutation or throughput tier as a whole.
+struct Unit {
+  std::string tier;
+  std::string name;
+  std::vector<std::string> labels;
+  std::string where;                        // for "defined in two tier files"
+  std::function<std::string()> skip_reason;  // "" to run; throws InputError for an absent required input
+  std::function<SuiteResult()> run;
+  std::string id() const { return tier + "." + name; }
+};
+
+struct LoadedRun {
+  std::list<TierSpec> conformance;  // the units' suites point into these (a list: stable addresses)
+  std::vector<std::string> tier_names;
+  std::vector<Unit> units;          // in file order, then suite order: the order positions count in
+};
+
+Unit suite_unit(const SuiteSpec& spec) {
+  Unit u{spec.tier, spec.name, spec.labels, spec.where, {}, {}};
+  u.skip_reason = [&spec] { return check_inputs(spec); };
+  u.run = [&spec] {
+    SuiteResult r = find_suite_kind(spec.kind)->run(spec);
+    apply_known_mismatches(r, spec);
+    return r;
+  };
+  return u;
 }
 
-bool selected(const SuiteSpec& s, const std::vector<std::string>& only) {
+Unit job_unit(TierJob job, const std::filesystem::path& file) {
+  Unit u{job.tier, job.name, job.labels, file.string(), {}, std::move(job.run)};
+  u.skip_reason = [reason = job.skip_reason] { return reason; };
+  return u;
+}
+
+LoadedRun load_run(const RunOptions& options) {
+  if (options.tier_files.empty()) throw InputError("", "no tier file given");
+  LoadedRun run;
+  const TierJobContext context{options.report_dir, options.quick, options.quiet, options.jobs, options.prebuilt_variants};
+  for (const auto& f : options.tier_files) {
+    const TierFileKind kind = classify_tier_file(f);
+    if (kind == TierFileKind::conformance) {
+      const TierSpec& t = run.conformance.emplace_back(load_tier(f));
+      run.tier_names.push_back(t.tier);
+      for (const SuiteSpec& s : t.suites) run.units.push_back(suite_unit(s));
+      continue;
+    }
+    const auto loader = options.job_loaders.find(kind);
+    if (loader == options.job_loaders.end())
+      throw InputError(f.string(), std::string("this program cannot run ") + tier_file_kind_name(kind) + " tier files");
+    TierJob job = loader->second(f, context);
+    run.tier_names.push_back(job.tier);
+    run.units.push_back(job_unit(std::move(job), f));
+  }
+  std::set<std::string> ids;
+  for (const Unit& u : run.units)
+    if (!ids.insert(u.id()).second) throw InputError(u.where, "suite " + u.id() + " is defined in two tier files");
+  return run;
+}
+
+bool selected(const Unit& u, const std::vector<std::string>& only) {
   if (only.empty()) return true;
   for (const std::string& o : only)
-    if (o == s.name || o == s.id()) return true;
+    if (o == u.name || o == u.id()) return true;
   return false;
 }
 
-std::vector<const SuiteSpec*> select_suites(const std::vector<TierSpec>& tiers, const std::vector<std::string>& only) {
-  std::vector<const SuiteSpec*> out;
+// The selected units with their positions in the whole selection (before sharding).
+std::vector<std::pair<size_t, const Unit*>> select_units(const LoadedRun& run, const RunOptions& options) {
+  std::vector<const Unit*> picked;
   std::string known;
-  for (const TierSpec& t : tiers)
-    for (const SuiteSpec& s : t.suites) {
-      known += (known.empty() ? "" : ", ") + s.id();
-      if (selected(s, only)) out.push_back(&s);
-    }
-  for (const std::string& o : only) {
+  for (const Unit& u : run.units) {
+    known += (known.empty() ? "" : ", ") + u.id();
+    if (selected(u, options.only_suites)) picked.push_back(&u);
+  }
+  for (const std::string& o : options.only_suites) {
     bool found = false;
-    for (const SuiteSpec* s : out) found = found || o == s->name || o == s->id();
+    for (const Unit* u : picked) found = found || o == u->name || o == u->id();
     if (!found) throw InputError("--suite", "no suite named '" + o + "' in the tier files; known suites: " + known);
   }
+  std::vector<std::pair<size_t, const Unit*>> out;
+  for (size_t p = 0; p < picked.size(); ++p)
+    if (in_shard(p, options.shard)) out.emplace_back(p, picked[p]);
   return out;
 }
 
-std::string default_stem(const std::vector<TierSpec>& tiers, const std::vector<const SuiteSpec*>& suites,
+std::string default_stem(const LoadedRun& run, const std::vector<std::pair<size_t, const Unit*>>& units,
                          bool some_selected) {
   std::string stem;
   if (some_selected) {
-    for (const SuiteSpec* s : suites) stem += (stem.empty() ? "" : "+") + s->id();
+    for (const auto& [position, u] : units) stem += (stem.empty() ? "" : "+") + u->id();
   } else {
-    for (const TierSpec& t : tiers) stem += (stem.empty() ? "" : "+") + t.tier;
+    for (const std::string& t : run.tier_names) stem += (stem.empty() ? "" : "+") + t;
   }
   if (stem.size() > 120) stem = stem.substr(0, 120);  // keep file names short enough for every file system
   return stem;
 }
 
-// Runs one suite; every exception becomes a verdict, so that one bad suite does not stop the others.
-SuiteResult run_suite(const SuiteSpec& spec, const std::string& skip_reason) {
+SuiteResult error_result(const std::string& reason) {
+  SuiteResult r;
+  r.verdict = Verdict::error;
+  r.reason = reason;
+  return r;
+}
+
+// Runs one unit; every exception becomes a verdict, so that one bad unit does not stop the others.
+SuiteResult run_unit(const Unit& unit, const std::string& skip_reason) {
   const auto t0 = std::chrono::steady_clock::now();
   SuiteResult r;
   if (!skip_reason.empty()) {
@@ -77,25 +138,18 @@ SuiteResult run_suite(const SuiteSpec& spec, const std::string& skip_reason) {
     r.reason = skip_reason;
   } else {
     try {
-      r = find_suite_kind(spec.kind)->run(spec);
-      apply_known_mismatches(r, spec);
+      r = unit.run();
     } catch (const InputError& e) {
-      r = SuiteResult{};
-      r.verdict = Verdict::error;
-      r.reason = e.what();
+      r = error_result(e.what());
     } catch (const ref::UnsupportedInstruction& e) {
-      r = SuiteResult{};
-      r.verdict = Verdict::error;
-      r.reason = e.what();
+      r = error_result(e.what());
     } catch (const std::exception& e) {
-      r = SuiteResult{};
-      r.verdict = Verdict::error;
-      r.reason = std::string("internal error: ") + e.what();
+      r = error_result(std::string("internal error: ") + e.what());
     }
   }
-  r.tier = spec.tier;
-  r.suite = spec.name;
-  r.labels = spec.labels;
+  r.tier = unit.tier;
+  r.suite = unit.name;
+  r.labels = unit.labels;
   r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return r;
 }
@@ -109,22 +163,25 @@ int exit_status(const RunReport& run, bool ctest) {
 }
 
 int run_checked(const RunOptions& options) {
-  // Everything that can be wrong with the input is found before the first suite runs.
-  const std::vector<TierSpec> tiers = load_tiers(options.tier_files);
-  const std::vector<const SuiteSpec*> suites = select_suites(tiers, options.only_suites);
+  // Everything that can be wrong with the input is found before the first unit runs.
+  const LoadedRun loaded = load_run(options);
+  const auto units = select_units(loaded, options);
   std::vector<std::string> skip_reasons;
-  for (const SuiteSpec* s : suites) skip_reasons.push_back(check_inputs(*s));
+  for (const auto& [position, u] : units) skip_reasons.push_back(u->skip_reason());
 
   RunReport run = new_run_report(std::filesystem::absolute(options.tier_files.front()).parent_path());
   for (const auto& f : options.tier_files) run.tier_files.push_back(f.string());
-  const std::string stem =
-      options.report_stem.empty() ? default_stem(tiers, suites, !options.only_suites.empty()) : options.report_stem;
+  run.shard = options.shard;
+  const std::string stem = options.report_stem.empty() ? default_stem(loaded, units, !options.only_suites.empty())
+                                                       : options.report_stem;
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
 
   bool reports_written = true;
-  for (size_t i = 0; i < suites.size(); ++i) {
-    if (progress) std::cerr << "[" << i + 1 << "/" << suites.size() << "] " << suites[i]->id() << " ..." << std::flush;
-    run.suites.push_back(run_suite(*suites[i], skip_reasons[i]));
+  for (size_t i = 0; i < units.size(); ++i) {
+    const auto& [position, unit] = units[i];
+    if (progress) std::cerr << "[" << i + 1 << "/" << units.size() << "] " << unit->id() << " ..." << std::flush;
+    run.suites.push_back(run_unit(*unit, skip_reasons[i]));
+    run.suites.back().position = position;
     if (progress)
       std::cerr << " " << verdict_name(run.suites.back().verdict) << " (" << std::fixed << std::setprecision(2)
                 << run.suites.back().seconds << " s)\n";
@@ -132,6 +189,14 @@ int run_checked(const RunOptions& options) {
       write_reports(run, options.report_dir, stem);
     } catch (const std::exception& e) {
       if (reports_written) print_error(std::string("cannot write reports: ") + e.what());
+      reports_written = false;
+    }
+  }
+  if (units.empty()) {  // a shard with nothing to do still leaves its (empty) report for the merge
+    try {
+      write_reports(run, options.report_dir, stem);
+    } catch (const std::exception& e) {
+      print_error(std::string("cannot write reports: ") + e.what());
       reports_written = false;
     }
   }

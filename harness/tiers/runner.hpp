@@ -1,12 +1,40 @@
-// The tier runner: the whole of `mmaemu run`. Loads every tier file first (a schema error stops the
-// run before anything runs), runs the selected suites, prints the verdict table, and rewrites the
-// reports after every finished suite, so an interrupted run keeps what it found.
+// The tier runner: the whole of `mmaemu run`. Takes any tier file (tier_file_kind.hpp): every suite
+// of a conformance tier is one unit of work, a mutation or throughput tier is one unit as a whole.
+// Loads every file first (a schema error stops the run before anything runs), runs the selected
+// units (of this shard), prints one verdict table, and rewrites the reports after every finished
+// unit, so an interrupted run keeps what it found.
 #pragma once
 #include <filesystem>
+#include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
+#include "../core/result.hpp"
+#include "tier_file_kind.hpp"
+
 namespace mmaemu {
+
+// What a tier of another kind than conformance needs to know of the run it is part of.
+struct TierJobContext {
+  std::filesystem::path report_dir;  // its own reports (kill matrix, benchmark report) go here too
+  bool quick = false;                // run the tier's quick form
+  bool quiet = false;
+  unsigned jobs = 0;                          // mutation tiers: mutants at a time (0: the tier file's)
+  std::filesystem::path prebuilt_variants;    // mutation tiers: {build}, with compile-time variants built there
+};
+
+// A mutation or throughput tier as one row of the verdict table. Those modules sit above the tier
+// runner, so the program that has them (the CLI) hands the runner one loader per kind.
+struct TierJob {
+  std::string tier;                  // "T4-cpu"
+  std::string name;                  // the row's name: "campaign", "benchmarks"
+  std::vector<std::string> labels;   // ["T4", "cpu"]
+  std::string skip_reason;           // known at load time (no device for a GPU campaign); "" to run
+  std::function<SuiteResult()> run;  // throws InputError for unusable input
+};
+// Loads and schema-checks the file (throws InputError at file:line:column) without running it.
+using TierJobLoader = std::function<TierJob(const std::filesystem::path& file, const TierJobContext& context)>;
 
 struct RunOptions {
   std::vector<std::filesystem::path> tier_files;
@@ -15,14 +43,19 @@ struct RunOptions {
   std::string report_stem;  // empty: the tier names ("T2"), or the selected suites ("T2.km-external")
   bool ctest = false;       // every selected suite skipped -> 77, CTest's SKIP_RETURN_CODE
   bool quiet = false;       // no progress on stderr (there is none anyway when stderr is not a terminal)
+  bool quick = false;       // long tiers in their quick form (what the main job runs)
+  ShardInfo shard;          // --shard I/N: only the units of this shard (core/shard.hpp)
+  unsigned jobs = 0;        // mutation tiers: mutants at a time (0: the tier file's)
+  std::filesystem::path prebuilt_variants;  // mutation tiers: variants built elsewhere (see TierJobContext)
+  std::map<TierFileKind, TierJobLoader> job_loaders;  // mutation, throughput; absent: such files are refused
 };
 
 // CTest's SKIP_RETURN_CODE for the tiers' tests.
 inline constexpr int kExitAllSkipped = 77;
 
-// Exit status: 0 every suite passed or was skipped, 1 a comparison failed, 2 unusable input (a bad
-// tier file, an unknown --suite, a suite that ended in error, reports that could not be written);
-// with `ctest`, 77 when every selected suite was skipped. Messages go to stderr, the verdict table
+// Exit status: 0 every unit passed or was skipped, 1 a comparison failed, 2 unusable input (a bad
+// tier file, an unknown --suite, a unit that ended in error, reports that could not be written);
+// with `ctest`, 77 when every selected unit was skipped. Messages go to stderr, the verdict table
 // to stdout.
 int run_tiers(const RunOptions& options);
 

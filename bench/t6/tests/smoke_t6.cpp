@@ -63,15 +63,17 @@ void check_rows(const nlohmann::json& j) {
 
 int main(int argc, char** argv) {
   if (argc < 5) {
-    std::cerr << "usage: smoke-t6 MMAEMU TIER_FILE OUT_DIR SECTION... [--check-baseline]\n";
+    std::cerr << "usage: smoke-t6 MMAEMU TIER_FILE OUT_DIR SECTION... [--check-baseline] [--quick]\n";
     return 2;
   }
   const std::string mmaemu = argv[1], tier = argv[2];
   const fs::path out = argv[3];
   std::vector<std::string> sections;
   bool check_baseline = false;
+  bool quick = false;  // the tier file's quick form
   for (int i = 4; i < argc; ++i) {
     if (std::string(argv[i]) == "--check-baseline") check_baseline = true;
+    else if (std::string(argv[i]) == "--quick") quick = true;
     else sections.push_back(argv[i]);
   }
   std::string stem = "smoke";
@@ -83,6 +85,7 @@ int main(int argc, char** argv) {
     std::string cmd = "'" + mmaemu + "' bench '" + tier + "' --quiet --report-dir '" + out.string() + "' --report-stem " +
                       report_stem;
     for (const auto& s : sections) cmd += " --section " + s;
+    if (quick) cmd += " --quick";
     return cmd;
   };
   const int status = run(command(stem));

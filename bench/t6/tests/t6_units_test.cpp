@@ -116,8 +116,12 @@ TEST_F(TierFile, ShippedFilesLoad) {
     EXPECT_LE(full.gemm->shapes[i - 1].M * full.gemm->shapes[i - 1].N * full.gemm->shapes[i - 1].K,
               full.gemm->shapes[i].M * full.gemm->shapes[i].N * full.gemm->shapes[i].K);
   for (const auto& b : full.gemm->backends) EXPECT_TRUE(b.max_case_seconds) << b.name << " has a budget";
-  const T6Spec smoke = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6-smoke.yaml");
-  EXPECT_TRUE(smoke.reference && smoke.harness && smoke.gemm);
+  EXPECT_TRUE(full.has_quick_form);
+  EXPECT_EQ(full.reference->options.repetitions, 5) << "the full form, not the quick one";
+  const T6Spec quick = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml", true);
+  ASSERT_TRUE(quick.reference && quick.harness && quick.gemm);
+  EXPECT_LT(quick.reference->options.min_seconds, full.reference->options.min_seconds);
+  EXPECT_LT(quick.gemm->samples, full.gemm->samples);
 }
 
 TEST_F(TierFile, ErrorsNameFileLineAndColumn) {
