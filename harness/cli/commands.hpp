@@ -13,5 +13,8 @@ void add_run(CLI::App& app, int& status);
 void add_record(CLI::App& app, int& status);
 void add_mutate(CLI::App& app, int& status);
 void add_bench(CLI::App& app, int& status);
+void add_merge(CLI::App& app, int& status);
+void add_compare(CLI::App& app, int& status);
+void add_signoff(CLI::App& app, int& status);
 
 }  // namespace mmaemu::cli

@@ -19,6 +19,9 @@ int main(int argc, char** argv) {
   mmaemu::cli::add_record(app, status);
   mmaemu::cli::add_mutate(app, status);
   mmaemu::cli::add_bench(app, status);
+  mmaemu::cli::add_merge(app, status);
+  mmaemu::cli::add_compare(app, status);
+  mmaemu::cli::add_signoff(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

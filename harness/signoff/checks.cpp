@@ -74,11 +74,11 @@ CheckEntry device_code_entry(const SignoffPlan& plan, const fs::path& out, const
 
 CheckEntry data_entry(const SignoffPlan& plan, const fs::path& out) {
   const std::string started = utc_now_iso8601();
-  const ShippedDataResult result = run_shipped_data_check(plan.data);
+  const ShippedDataResult result = check_shipped_data(plan.data);
   write_json(out / "data.json", to_json(result));
-  CheckEntry e{check_record("data", result.passed(), Status::pass, failing_rows(result.rows), "data.json", started),
+  CheckEntry e{check_record("data", result.passed(), Status::pass, failing_rows(result.files), "data.json", started),
                "shipped data\n" + render_table(result)};
-  count_rows(result.rows, e.record);
+  count_rows(result.files, e.record);
   return e;
 }
 
@@ -90,7 +90,13 @@ std::string update_records(const SignoffPlan& plan, const fs::path& build_dir) {
     const DeviceCodeRecord record = update_device_code_record(spec);
     lines += "wrote " + spec.record.string() + ": " + std::to_string(record.modules.size()) + " modules\n";
   }
-  lines += update_shipped_data_manifests(plan.data);
+  // The release manifests among the plan's (fixture manifests and recordings are made by their recorders).
+  for (const fs::path& m : plan.data.manifests) {
+    const YAML::Node root = YAML::LoadFile(m.string());
+    if (!root.IsMap() || !root["schema"] || root["schema"].as<std::string>() != kShippedDataSchema) continue;
+    const ShippedDataManifest written = update_shipped_data_manifest(m);
+    lines += "wrote " + m.string() + ": " + std::to_string(written.files.size()) + " files\n";
+  }
   return lines;
 }
 

@@ -133,7 +133,7 @@ SignoffPlan load_plan(const fs::path& path) {
   if (v.count("description")) p.description = v.at("description").text;
   p.preflight = preflight_spec_from_yaml(v.at("preflight").node, path);
   if (v.count("device_code")) p.device_code = device_code_spec_from_yaml(v.at("device_code").node, path);
-  p.data = data_spec_from_yaml(v.at("data").node, path);
+  p.data = shipped_data_spec_from_yaml(v.at("data").node, path);
   std::set<std::string> names;
   for (const YAML::Node& entry : v.at("steps").node) {
     StepSpec s = load_step(entry, file, base);

@@ -56,7 +56,7 @@ struct SignoffPlan {
   std::string sha256;  // of the plan's bytes: a resumed sign-off must follow the same plan
   PreflightSpec preflight;
   std::optional<DeviceCodeSpec> device_code;
-  DataSpec data;
+  ShippedDataSpec data;
   std::vector<StepSpec> steps;
 };
 

@@ -42,9 +42,12 @@ struct LoadedRun {
   std::vector<Unit> units;          // in file order, then suite order: the order positions count in
 };
 
-Unit suite_unit(const SuiteSpec& spec) {
+Unit suite_unit(const SuiteSpec& spec, bool quick) {
   Unit u{spec.tier, spec.name, spec.labels, spec.where, {}, {}};
-  u.skip_reason = [&spec] { return check_inputs(spec); };
+  u.skip_reason = [&spec, quick] {
+    if (quick && !spec.in_quick_form) return std::string("a long suite the quick form leaves out (run without --quick)");
+    return check_inputs(spec);
+  };
   u.run = [&spec] {
     SuiteResult r = find_suite_kind(spec.kind)->run(spec);
     apply_known_mismatches(r, spec);
@@ -68,7 +71,7 @@ LoadedRun load_run(const RunOptions& options) {
     if (kind == TierFileKind::conformance) {
       const TierSpec& t = run.conformance.emplace_back(load_tier(f));
       run.tier_names.push_back(t.tier);
-      for (const SuiteSpec& s : t.suites) run.units.push_back(suite_unit(s));
+      for (const SuiteSpec& s : t.suites) run.units.push_back(suite_unit(s, options.quick));
       continue;
     }
     const auto loader = options.job_loaders.find(kind);
@@ -110,11 +113,13 @@ std::vector<std::pair<size_t, const Unit*>> select_units(const LoadedRun& run, c
   return out;
 }
 
-std::string default_stem(const LoadedRun& run, const std::vector<std::pair<size_t, const Unit*>>& units,
-                         bool some_selected) {
+// Named after the whole selection, never after one shard's part of it: every shard of a run writes
+// the same file name, which is how `mmaemu merge` groups them.
+std::string default_stem(const LoadedRun& run, const RunOptions& options) {
   std::string stem;
-  if (some_selected) {
-    for (const auto& [position, u] : units) stem += (stem.empty() ? "" : "+") + u->id();
+  if (!options.only_suites.empty()) {
+    for (const Unit& u : run.units)
+      if (selected(u, options.only_suites)) stem += (stem.empty() ? "" : "+") + u.id();
   } else {
     for (const std::string& t : run.tier_names) stem += (stem.empty() ? "" : "+") + t;
   }
@@ -172,8 +177,7 @@ int run_checked(const RunOptions& options) {
   RunReport run = new_run_report(std::filesystem::absolute(options.tier_files.front()).parent_path());
   for (const auto& f : options.tier_files) run.tier_files.push_back(f.string());
   run.shard = options.shard;
-  const std::string stem = options.report_stem.empty() ? default_stem(loaded, units, !options.only_suites.empty())
-                                                       : options.report_stem;
+  const std::string stem = options.report_stem.empty() ? default_stem(loaded, options) : options.report_stem;
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
 
   bool reports_written = true;

@@ -23,6 +23,8 @@ struct SuiteSpec {
   std::string kind;                  // "fixture-replay"
   std::vector<std::string> labels;   // defaults to {tier}
   bool optional = false;             // absent inputs: skip with the reason instead of an error
+  bool in_quick_form = true;         // `quick: false`: a long suite that --quick (the main job) leaves out,
+                                     // because a quick suite covers the same ground
   std::vector<KnownMismatch> known_mismatches;
   std::filesystem::path tier_file;
   std::string where;                 // "file:line:column" of the suite's entry

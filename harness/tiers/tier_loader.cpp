@@ -26,6 +26,7 @@ const Schema& common_suite_keys() {
       required_key("kind", ValueType::string),
       optional_key("labels", ValueType::string_list),
       optional_key("optional", ValueType::boolean),
+      optional_key("quick", ValueType::boolean),
       optional_key("known_mismatches", ValueType::sequence),
   };
   return s;
@@ -73,6 +74,7 @@ SuiteSpec load_suite(const YAML::Node& entry, const TierSpec& tier) {
   s.kind = values.at("kind").text;
   s.labels = values.count("labels") ? values.at("labels").list : std::vector<std::string>{tier.tier};
   s.optional = values.count("optional") && values.at("optional").flag;
+  s.in_quick_form = !values.count("quick") || values.at("quick").flag;
   if (values.count("known_mismatches")) s.known_mismatches = read_known_mismatches(values.at("known_mismatches"), file);
   for (const KeySpec& k : common_suite_keys()) values.erase(k.name);
   s.values = std::move(values);

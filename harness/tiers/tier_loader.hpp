@@ -6,6 +6,7 @@
 //       kind: fixture-replay      # a registered suite kind (suite_kind.hpp); it declares the other keys
 //       labels: [T2, cpu]
 //       optional: false           # when an input is absent: skip with the reason instead of an error
+//       quick: false              # a long suite the quick form (--quick) leaves out (default: true)
 //       known_mismatches:         # groups that cannot match yet, with why (known_mismatches.hpp)
 //         - group: H200/E4M3/fp16-out
 //           reason: "..."

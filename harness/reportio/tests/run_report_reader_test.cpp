@@ -1,0 +1,105 @@
+#include "run_report_reader.hpp"
+
+#include <gtest/gtest.h>
+
+#include <nlohmann/json.hpp>
+
+#include "../../core/errors.hpp"
+#include "../../core/report_json.hpp"
+#include "real_reports.hpp"
+
+namespace mmaemu::reportio {
+namespace {
+
+std::string error_of(const std::string& text, const std::string& source) {
+  try {
+    run_report_from_json(text, source);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  ADD_FAILURE() << "no InputError";
+  return "";
+}
+
+// Every field the renderer writes, with a value of its own (known groups, known mismatches, a
+// sharded run, text to escape).
+RunReport full_report() {
+  RunReport run;
+  run.tool_version = "0.1.0";
+  run.commit = "0123abc";
+  run.started_utc = "2026-12-01T06:35:14Z";
+  run.host = "builder \"7\"";
+  run.environment = {{"compiler", "g++ 12.2.0"}, {"os", "Linux 6.1 x86_64"}, {"worktree", "modified"}};
+  run.tier_files = {"tiers/T2.yaml", "tiers/T3.yaml"};
+  run.shard = {2, 3};
+  SuiteResult s{"T2", "h200-fixtures", {"T2", "cpu"}, Verdict::fail, "2 of 1024 differ", 1024, 2,
+                {{"mma/realistic", {512, 0}}, {"mma/specials", {512, 2, "sm90 NaN payload (issue 12)"}}},
+                {{"mma/specials", "tile 3 m 0 n 1", "a=[3c00] b=[fc00] c=0", "7fffffff", "ffc00000", true},
+                 {"mma/specials", "tile 4 m 2 n 0", "a=[3c00] b=[3c00] c=\x01", "3f800000", "3f800001", false}},
+                0.125};
+  s.known_mismatched = 2;
+  s.position = 4;
+  SuiteResult skip{"T3", "t3-gpu-quick", {"T3", "gpu"}, Verdict::skip, "no CUDA device", 0, 0, {}, {}, 0};
+  skip.position = 7;
+  SuiteResult error{"T3", "kernels", {"T3"}, Verdict::error, "x.yaml:4:3: unknown key", 0, 0, {}, {}, 1e-9};
+  error.position = 1;
+  run.suites = {s, skip, error};
+  return run;
+}
+
+TEST(RunReportReader, ReadsBackEveryFieldOfARealRun) {
+  const std::string& text = testing::real_run_json();
+  const RunReport run = run_report_from_json(text, "real.json");
+  EXPECT_EQ(report_json::render(run), text);
+  ASSERT_EQ(run.suites.size(), 4u);
+  EXPECT_EQ(run.suites[0].suite, "h200-fixtures");
+  EXPECT_GT(run.suites[0].compared, 0u);
+  EXPECT_FALSE(run.suites[0].groups.empty());
+  EXPECT_EQ(run.tier_files.size(), 2u);
+}
+
+TEST(RunReportReader, ReadsBackKnownGroupsMismatchesAndTheShard) {
+  const std::string text = report_json::render(full_report());
+  const RunReport run = run_report_from_json(text, "full.json");
+  EXPECT_EQ(report_json::render(run), text);
+  EXPECT_EQ(run.shard.index, 2u);
+  EXPECT_EQ(run.shard.count, 3u);
+  EXPECT_EQ(run.suites[0].groups.at("mma/specials").known_reason, "sm90 NaN payload (issue 12)");
+  EXPECT_TRUE(run.suites[0].first_mismatches[0].known);
+  EXPECT_FALSE(run.suites[0].first_mismatches[1].known);
+  EXPECT_EQ(run.suites[0].known_mismatched, 2u);
+  EXPECT_EQ(run.suites[1].position, 7u);
+  EXPECT_EQ(run.suites[2].verdict, Verdict::error);
+}
+
+TEST(RunReportReader, AReportWrittenBeforePositionsAndShardsStillReads) {
+  nlohmann::json j = nlohmann::json::parse(report_json::render(full_report()));
+  j.erase("shard");
+  for (auto& s : j["suites"]) s.erase("position");
+  const RunReport run = run_report_from_json(j.dump(), "old.json");
+  EXPECT_FALSE(run.shard.sharded());
+  EXPECT_EQ(run.suites[1].position, 0u);
+}
+
+TEST(RunReportReader, RejectsWhatIsNotARunReportNamingTheFile) {
+  EXPECT_NE(error_of("{", "a.json").find("a.json: not JSON"), std::string::npos);
+  EXPECT_NE(error_of("{\"tier\": \"T4-cpu\", \"mutants\": []}", "b.json").find("b.json: not a run report: no \"schema\""),
+            std::string::npos);
+  EXPECT_NE(error_of("{\"schema\": \"mmaemu-bench-t6/1\"}", "c.json").find("c.json: not a run report: schema"),
+            std::string::npos);
+  nlohmann::json j = nlohmann::json::parse(report_json::render(full_report()));
+  j["suites"][0].erase("verdict");
+  EXPECT_NE(error_of(j.dump(), "d.json").find("d.json: not a run report"), std::string::npos);
+  j = nlohmann::json::parse(report_json::render(full_report()));
+  j["suites"][0]["verdict"] = "maybe";
+  EXPECT_NE(error_of(j.dump(), "e.json").find("e.json: unknown verdict 'maybe'"), std::string::npos);
+  j = nlohmann::json::parse(report_json::render(full_report()));
+  j["suites"][0]["mismatched"] = -1;
+  EXPECT_NE(error_of(j.dump(), "f.json").find("f.json: \"mismatched\" is not a count"), std::string::npos);
+  j = nlohmann::json::parse(report_json::render(full_report()));
+  j["shard"] = {{"index", 4}, {"count", 3}};
+  EXPECT_NE(error_of(j.dump(), "g.json").find("g.json: shard 4/3"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace mmaemu::reportio

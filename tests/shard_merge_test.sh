@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# --shard I/N on `mmaemu run` and `mmaemu mutate`: N shards run one after the other on this machine,
+# merged with `mmaemu merge`, equal the unsharded run (`mmaemu compare`: 0 differences, timings,
+# dates and paths aside). Usage: shard_merge_test.sh SOURCE_DIR MMAEMU WORK_DIR
+set -uo pipefail
+src=$1 mmaemu=$2 work=$3
+rm -rf "$work"; mkdir -p "$work"
+cd "$src"
+fail() { echo "FAIL: $*"; exit 1; }
+run() { "$@" >"$work/last.out" 2>&1 || { cat "$work/last.out"; fail "exit $?: $*"; }; }
+
+# Conformance suites of two tier files and a throughput tier (a whole unit in one shard) in 3 shards.
+tiers=(tiers/T2.yaml tiers/T3.yaml tiers/T6.yaml)
+suites=(--suite h200-fixtures --suite km-external --suite h200-cublaslt-first-rows --suite t3-host-quick
+        --suite T6.benchmarks)
+run "$mmaemu" run "${tiers[@]}" "${suites[@]}" --quick --quiet --report-dir "$work/run/whole" --report-stem main
+for i in 1 2 3; do
+  run "$mmaemu" run "${tiers[@]}" "${suites[@]}" --quick --quiet --shard $i/3 --report-dir "$work/run/$i" --report-stem main
+done
+run "$mmaemu" merge "$work/run/1" "$work/run/2" "$work/run/3" --out "$work/run/merged"
+run "$mmaemu" compare "$work/run/whole/main.json" "$work/run/merged/main.json"
+grep -q "^0 differences" "$work/last.out" || { cat "$work/last.out"; fail "merged run shards differ from the whole run"; }
+
+# The mutants of a campaign in 2 shards: a reference mutant, a comparator mutant, an equivalent one
+# and an identity control (the whole campaign is T4.cpu's and the sign-off's).
+mutants=(--only 1 --only 70 --only 12 --only 90 --fast)
+run "$mmaemu" mutate tiers/T4-cpu.yaml "${mutants[@]}" --quiet --report-dir "$work/mutate/whole"
+for i in 1 2; do
+  run "$mmaemu" mutate tiers/T4-cpu.yaml "${mutants[@]}" --quiet --shard $i/2 --report-dir "$work/mutate/$i"
+done
+run "$mmaemu" merge "$work/mutate/1" "$work/mutate/2" --out "$work/mutate/merged"
+run "$mmaemu" compare "$work/mutate/whole/T4-cpu.json" "$work/mutate/merged/T4-cpu.json"
+grep -q "^0 differences" "$work/last.out" || { cat "$work/last.out"; fail "merged campaign shards differ from the whole campaign"; }
+
+# Shards that do not belong together are refused.
+"$mmaemu" merge "$work/run/1" "$work/run/2" --out "$work/run/bad" >"$work/last.out" 2>&1
+[ $? = 2 ] || { cat "$work/last.out"; fail "merging 2 of 3 shards must exit 2"; }
+echo "PASS: run and mutate shards merged equal the unsharded runs"
