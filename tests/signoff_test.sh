@@ -19,7 +19,7 @@ expect_status() {  # expect_status WANT DESCRIPTION COMMAND...
 expect_status 0 "the first sign-off" "$mmaemu" signoff "$plan" --out "$work/a"
 grep -q "RELEASE MAY PROCEED" "$work/last.out" || fail "no verdict line in the table"
 for f in signoff.json signoff.md signoff.xml preflight.json data.json steps/T2-fixtures/T2-fixtures.json \
-         steps/T4-quick/T4-cpu.json; do
+         steps/T6-quick/T6.json; do
   [ -s "$work/a/$f" ] || fail "the sign-off left no $f"
 done
 
