@@ -131,6 +131,12 @@ class TcBackend final : public Backend {
            "equal to the GPU's architecture";
   }
 
+  static bool same_block(const ref::BlockModel& x, const ref::BlockModel& y) {
+    return x.block_k == y.block_k && x.frac_bits == y.frac_bits && x.truncation == y.truncation &&
+           x.zero_product_exp == y.zero_product_exp && x.block_result == y.block_result && x.rounding == y.rounding &&
+           x.rz_overflow_to_inf == y.rz_overflow_to_inf && x.tf32_input == y.tf32_input;
+  }
+
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
                                       bool /*wants_trace*/) const override {
     if (auto why = cuda_device_declines()) return why;
@@ -141,6 +147,10 @@ class TcBackend final : public Backend {
     if (model.arch != *gpu)
       return "tc: target " + std::string(ref::arch_name(model.arch)) + " differs from this GPU (" + gpu_name +
              "); the tensor cores would give " + gpu_name + "'s bits";
+    // The tensor cores compute the architecture's own block: a model whose block differs from the
+    // catalogue's (a study of another F or L, a doctored profile) is not what they give.
+    if (!same_block(model.block, ref::lookup(model.arch, model.instr.name).block))
+      return "tc: the model's block differs from " + gpu_name + "'s own; the tensor cores give only their own";
     if (!find_native(model.instr.name)) {
       if (model.instr.family == ref::InstrFamily::wgmma && model.instr.n != 8)
         return "tc: " + model.instr.name + ": only m64n8 wgmma kernels are built (N = " +
