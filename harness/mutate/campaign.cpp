@@ -16,6 +16,7 @@
 #include <thread>
 
 #include "../core/errors.hpp"
+#include "../core/interrupt_guard.hpp"
 #include "../core/host_info.hpp"
 #include "../core/sha256.hpp"
 #include "../core/shard.hpp"
@@ -33,30 +34,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Set by SIGINT / SIGTERM: running children are killed, finished mutants stay in the journal.
-std::atomic<bool> g_stop{false};
-extern "C" void on_interrupt(int) { g_stop.store(true); }
-
-// Installs the interrupt handlers for the campaign's lifetime and restores the old ones after.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_stop.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = on_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
+// Set by SIGINT / SIGTERM (core/interrupt_guard.hpp): running children are killed, what finished is kept.
+std::atomic<bool>& g_stop = interrupt_flag();
 
 // A baseline that never ends would hang the campaign: it gets a generous limit of its own.
 constexpr double kBaselineLimitSeconds = 1800;

@@ -1,12 +1,12 @@
 #include "signoff.hpp"
 
-#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <iostream>
 
 #include "../core/errors.hpp"
+#include "../core/interrupt_guard.hpp"
 #include "../core/host_info.hpp"
 #include "../core/shard.hpp"
 #include "../tiers/run_info.hpp"
@@ -26,29 +26,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::atomic<bool> g_stop{false};
-extern "C" void on_signoff_interrupt(int) { g_stop.store(true); }
-
-// SIGINT / SIGTERM kill the running step's child; what finished stays in the record.
-class InterruptGuard {
- public:
-  InterruptGuard() {
-    g_stop.store(false);
-    struct sigaction sa {};
-    sa.sa_handler = on_signoff_interrupt;
-    sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int_);
-    sigaction(SIGTERM, &sa, &old_term_);
-  }
-  ~InterruptGuard() {
-    sigaction(SIGINT, &old_int_, nullptr);
-    sigaction(SIGTERM, &old_term_, nullptr);
-  }
-
- private:
-  struct sigaction old_int_ {};
-  struct sigaction old_term_ {};
-};
+// Set by SIGINT / SIGTERM (core/interrupt_guard.hpp): the running step's child is killed; what
+// finished stays in the record.
+std::atomic<bool>& g_stop = interrupt_flag();
 
 // The record a resumed sign-off continues, or a new one. Refuses to mix two sign-offs in one folder.
 SignoffRecord start_record(const SignoffPlan& plan, const SignoffOptions& o) {
