@@ -76,6 +76,11 @@ LadderChoice choose_backend(const std::string& name_or_auto, const ref::Instruct
                             const GemmShape& shape, bool wants_trace);
 
 // Number of entries of each array of a problem of this shape (steps: ref::gemm_steps(model, K)).
+// The poison written over D (and the trace) before a run, on the GPU and in the tests: all ones, a
+// negative NaN of every width (0xFF, 0xFFFF, 0xFFFFFFFF) that no backend returns, since NaN results
+// are canonical (sign clear). An output left unwritten keeps it, and never equals an expected value.
+inline constexpr uint32_t kPoison = 0xFFFFFFFFu;
+
 inline size_t a_count(const GemmShape& s) { return s.batch * s.M * s.K; }
 inline size_t b_count(const GemmShape& s) { return s.batch * s.K * s.N; }
 inline size_t c_count(const GemmShape& s) { return s.batch * s.M * s.N; }

@@ -31,7 +31,7 @@ fi
 
 # Debian packages the build needs; only the missing ones are installed.
 packages=(cmake g++ make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-          libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libssl-dev libarchive-dev)
+          libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libssl-dev libarchive-dev libexpat1-dev)
 if [ "${MMAEMU_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then
   missing=()
   for p in "${packages[@]}"; do

@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 
 #include "../harness/core/npy.hpp"
 #include "../harness/core/operands.hpp"
@@ -138,6 +139,30 @@ TEST(RunCli, MisspelledTierKeyGivesFileLineColumn) {
   EXPECT_NE(o.output.find("lables"), std::string::npos) << o.output;
 }
 
+// --seed seeds every suite whose tier file gives no seed (T3p's live parity draws a fresh one and
+// names it in its report), so a reported seed replays the run; a seed the tier file gives stands.
+TEST(RunCli, SeedSeedsTheSuitesThatGiveNone) {
+  TempDir d;
+  auto tier_with = [&](const std::string& seed_line) {
+    const std::string tier = d.file("T3.yaml");
+    std::ofstream(tier) << "tier: T3\nsuites:\n  - name: s\n    kind: kernel-conformance\n    backends: [host]\n"
+                           "    profiles: [sm90]\n    instructions: [mma.m16n8k16.f32.bf16.bf16.f32]\n"
+                           "    families: [realistic]\n    tiles: 1\n" + seed_line;
+    return tier;
+  };
+  auto reason_of = [&](const std::string& args) {
+    const Outcome o = run("run " + args + " --quiet --report-dir " + d.file("r") + " --report-stem s");
+    EXPECT_EQ(o.status, 0) << o.output;
+    std::ifstream in(d.file("r/s.json"));
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const size_t at = text.find("\"reason\"");
+    return at == std::string::npos ? std::string() : text.substr(at, text.find('\n', at) - at);
+  };
+  EXPECT_NE(reason_of(tier_with("") + " --seed 424242").find("seed 424242"), std::string::npos);
+  EXPECT_NE(reason_of(tier_with("")).find("seed 1\""), std::string::npos);  // the kind's fixed default
+  EXPECT_NE(reason_of(tier_with("    seed: 7\n") + " --seed 424242").find("seed 7\""), std::string::npos);
+}
+
 TEST(InfoCli, ListsProfilesAndInstructions) {
   const Outcome o = run("info");
   ASSERT_EQ(o.status, 0) << o.output;
@@ -250,18 +275,30 @@ TEST(GemmCli, RejectsMismatchedShapesAndDtypesNamingTheFile) {
   EXPECT_FALSE(fs::exists(d.file("d.npy")));
 }
 
-TEST(GemmCli, UnknownOrDecliningBackendIsExit2WithTheReason) {
+TEST(GemmCli, UnknownBackendIsExit2AndV1RunsExactlyWhenADeviceExists) {
   TempDir d;
   write_gemm(d, 1, 2, 8, 16, false, 5);
   Outcome o = run(gemm_args(d, "d.npy", "warp-speed"));
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("unknown backend"), std::string::npos) << o.output;
-  // v1 without a GPU: either not built here, or built and declining with CUDA's message.
-  o = run(gemm_args(d, "d.npy", "v1"));
-  if (o.status == 0) GTEST_SKIP() << "a CUDA device is present: v1 runs";
-  EXPECT_EQ(o.status, 2) << o.output;
-  EXPECT_TRUE(o.output.find("unknown backend") != std::string::npos ||
-              o.output.find("no CUDA device") != std::string::npos) << o.output;
+  // v1: whether it may run is decided by `mmaemu info`'s device query, not by v1's own outcome.
+  // Without a device (or without CUDA in the build) it declines with the reason, exit 2 and no D;
+  // with one it runs and gives the reference's bits.
+  const Outcome info = run("info");
+  ASSERT_EQ(info.status, 0) << info.output;
+  const bool has_device = info.output.find("\n  [0] ") != std::string::npos;
+  o = run(gemm_args(d, "v1.npy", "v1"));
+  if (!has_device) {
+    EXPECT_EQ(o.status, 2) << o.output;
+    EXPECT_TRUE(o.output.find("unknown backend") != std::string::npos ||
+                o.output.find("no CUDA device") != std::string::npos) << o.output;
+    EXPECT_FALSE(fs::exists(d.file("v1.npy")));
+    return;
+  }
+  ASSERT_EQ(o.status, 0) << o.output;
+  const Outcome ref = run(gemm_args(d, "ref.npy", "reference"));
+  ASSERT_EQ(ref.status, 0) << ref.output;
+  EXPECT_EQ(mmaemu::read_npy(d.file("v1.npy")).values, mmaemu::read_npy(d.file("ref.npy")).values);
 }
 
 TEST(MmaCli, AutoSaysWhichBackendRan) {

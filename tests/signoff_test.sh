@@ -58,4 +58,16 @@ printf 'signoff: bad\npreflight: {environment: [%s/fixtures/h200/manifest.yaml],
 expect_status 2 "a plan with an unknown key" "$mmaemu" signoff "$work/bad-plan.yaml" --out "$work/x"
 grep -q "bad-plan.yaml:7:5: unknown key 'sutes'" "$work/last.out" || { cat "$work/last.out"; fail "the message does not name file:line:column"; }
 expect_status 2 "an --out that holds another sign-off" "$mmaemu" signoff "$plan" --out "$work/a"
-echo "PASS: sign-off, comparison, shards merged, resume and bad input"
+printf 'signoff: bad\npreflight: {environment: [%s/fixtures/h200/manifest.yaml], required: []}\ndata: {manifests: [%s/release/shipped-data.yaml]}\nsteps:\n  - name: T2\n    tier: %s/tiers/T2.yaml\n    require_pinned: [sm90, sm91]\n' \
+  "$src" "$src" "$src" >"$work/bad-pin.yaml"
+expect_status 2 "a plan requiring a profile the reference lacks" "$mmaemu" signoff "$work/bad-pin.yaml" --out "$work/x"
+grep -q "'sm91' is no profile" "$work/last.out" || { cat "$work/last.out"; fail "the message does not name the profile"; }
+
+# 6. A step whose required profile no recording pinned in the run fails, naming the profile: the
+#    H200 fixtures pin sm90, nothing pins sm75.
+printf 'signoff: pins\npreflight: {environment: [%s/fixtures/h200/manifest.yaml], required: []}\ndata: {manifests: [%s/release/shipped-data.yaml]}\nsteps:\n  - name: T2\n    tier: %s/tiers/T2.yaml\n    suites: [h200-fixtures]\n    require_pinned: [sm90, sm75]\n' \
+  "$src" "$src" "$src" >"$work/pin-plan.yaml"
+expect_status 1 "a step whose required profile was not pinned" "$mmaemu" signoff "$work/pin-plan.yaml" --out "$work/p"
+grep -q "pinned by recorded hardware were not: sm75" "$work/p/signoff.json" || { cat "$work/last.out"; fail "the step does not name the unpinned profile"; }
+grep -q '"pinned_profiles": \[' "$work/p/steps/T2/T2.json" || fail "the run report lists no pinned profiles"
+echo "PASS: sign-off, comparison, shards merged, resume, bad input and required pins"

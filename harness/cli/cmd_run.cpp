@@ -20,6 +20,9 @@ void add_run(CLI::App& app, int& status) {
   cmd->add_option("--report-dir", *report_dir, "Where reports go (default: reports)");
   cmd->add_option("--report-stem", opts->report_stem, "Report file name without extension");
   cmd->add_flag("--quick", opts->quick, "Long tiers in their quick form (their `quick:` section)");
+  auto seed = std::make_shared<uint64_t>(0);
+  auto* seed_opt = cmd->add_option("--seed", *seed,
+                                   "Seed of the suites that draw fresh inputs (T3p): replays a run from its report's seed");
   cmd->add_option("--shard", *shard, "Run only shard I of N (I/N); `mmaemu merge` joins the shards' reports");
   cmd->add_option("--jobs", opts->jobs, "Mutation tiers: mutants run in parallel (default: the tier file's)")
       ->check(CLI::Range(1, 256));
@@ -28,8 +31,9 @@ void add_run(CLI::App& app, int& status) {
                   "Mutation tiers: the build directory that holds their tests and compile-time variants, built elsewhere");
   cmd->add_flag("--ctest", opts->ctest, "Exit 77 when every selected suite was skipped (CTest's skip code)");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
-  cmd->callback([opts, files, report_dir, shard, prebuilt, &status] {
+  cmd->callback([opts, files, report_dir, shard, prebuilt, seed, seed_opt, &status] {
     opts->prebuilt_variants = *prebuilt;
+    if (seed_opt->count()) opts->seed = *seed;
     opts->tier_files.assign(files->begin(), files->end());
     opts->report_dir = *report_dir;
     opts->shard = parse_shard(*shard);

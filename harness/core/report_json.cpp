@@ -19,6 +19,7 @@ nlohmann::ordered_json suite_json(const SuiteResult& s) {
   j["known_mismatched"] = s.known_mismatched;
   j["seconds"] = s.seconds;
   j["position"] = s.position;
+  j["pinned_profiles"] = s.pinned_profiles;
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& [name, count] : s.groups)
     groups[name] = {
@@ -50,6 +51,8 @@ std::string render(const RunReport& run) {
   nlohmann::ordered_json suites = nlohmann::ordered_json::array();
   for (const SuiteResult& s : run.suites) suites.push_back(suite_json(s));
   j["suites"] = std::move(suites);
+  j["pinned_profiles"] = pinned_profiles(run.suites);
+  j["unpinned_profiles"] = unpinned_profiles(run.suites);
   // Replace invalid UTF-8 (a reason may quote bytes of a corrupt file) instead of throwing.
   return j.dump(2, ' ', false, nlohmann::ordered_json::error_handler_t::replace) + "\n";
 }

@@ -50,6 +50,20 @@ void suite_table(std::string& md, const RunReport& run) {
   md += "\n";
 }
 
+// Which profiles recorded hardware pinned in this run; the others rest on the models alone.
+void profile_pins(std::string& md, const RunReport& run) {
+  const auto pinned = pinned_profiles(run.suites);
+  md += "Profiles pinned by recorded hardware in this run: ";
+  if (pinned.empty()) md += "none";
+  bool first = true;
+  for (const auto& [profile, suites] : pinned) {
+    md += (first ? "" : "; ") + profile + " (" + joined(suites, ", ") + ")";
+    first = false;
+  }
+  const std::vector<std::string> unpinned = unpinned_profiles(run.suites);
+  md += ". Not pinned: " + (unpinned.empty() ? std::string("none") : joined(unpinned, ", ")) + ".\n\n";
+}
+
 void suite_details(std::string& md, const SuiteResult& s) {
   md += "## " + s.tier + "." + s.suite + ": " + verdict_name(s.verdict) + "\n\n";
   if (!s.reason.empty()) md += s.reason + "\n\n";
@@ -78,6 +92,7 @@ std::string render(const RunReport& run) {
   md += "**" + std::to_string(n.pass) + " pass, " + std::to_string(n.fail) + " fail, " + std::to_string(n.skip) +
         " skip, " + std::to_string(n.error) + " error**\n\n";
   suite_table(md, run);
+  profile_pins(md, run);
   for (const SuiteResult& s : run.suites) suite_details(md, s);
   return md;
 }

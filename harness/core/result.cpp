@@ -1,5 +1,7 @@
 #include "result.hpp"
 
+#include "mmaemu/reference/model.hpp"
+
 namespace mmaemu {
 
 const char* verdict_name(Verdict v) {
@@ -10,6 +12,21 @@ const char* verdict_name(Verdict v) {
     case Verdict::error: return "error";
   }
   return "?";
+}
+
+std::map<std::string, std::vector<std::string>> pinned_profiles(const std::vector<SuiteResult>& suites) {
+  std::map<std::string, std::vector<std::string>> out;
+  for (const SuiteResult& s : suites)
+    for (const std::string& p : s.pinned_profiles) out[p].push_back(s.tier + "." + s.suite);
+  return out;
+}
+
+std::vector<std::string> unpinned_profiles(const std::vector<SuiteResult>& suites) {
+  const auto pinned = pinned_profiles(suites);
+  std::vector<std::string> out;
+  for (ref::Arch a : ref::all_archs())
+    if (!pinned.count(std::string(ref::arch_name(a)))) out.emplace_back(ref::arch_name(a));
+  return out;
 }
 
 }  // namespace mmaemu

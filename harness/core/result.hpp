@@ -47,6 +47,12 @@ struct SuiteResult {
   // Where the unit stands in the whole run's order (every selected suite of every tier file, before
   // sharding), so that merged shards come back in the order one machine would have run them.
   size_t position = 0;
+  // Why the suite fails besides mismatched outputs ("required backend 'v4' did not run"), each also
+  // in `reason`. Known mismatches never clear these.
+  std::vector<std::string> failures = {};
+  // Profiles ("sm90") whose recorded hardware bits this suite reproduced in this run, every output
+  // equal (T2's replays). A profile no run pins rests on models alone: reports and sign-offs say so.
+  std::vector<std::string> pinned_profiles = {};
 };
 
 // One part of a run split across machines (`--shard I/N`): 1 <= index <= count. count 1: not sharded.
@@ -55,6 +61,11 @@ struct ShardInfo {
   unsigned count = 1;
   bool sharded() const { return count > 1; }
 };
+
+// Profile -> the suites ("T2.km-external") that pinned it, over the run's suites; and the profiles
+// of the reference that none pinned.
+std::map<std::string, std::vector<std::string>> pinned_profiles(const std::vector<SuiteResult>& suites);
+std::vector<std::string> unpinned_profiles(const std::vector<SuiteResult>& suites);
 
 struct RunReport {
   std::string tool_version;

@@ -88,4 +88,12 @@ void compare_refusal(BitComparator& cmp, const LtCall& call, bool library_refuse
   });
 }
 
+void require_library_outputs(SuiteResult& result) {
+  const auto it = result.groups.find("refusals");
+  const size_t refusals = it == result.groups.end() ? 0 : it->second.compared;
+  if (result.verdict != Verdict::pass || result.compared > refusals) return;
+  result.verdict = Verdict::error;
+  result.reason = "no library output was compared (only " + std::to_string(refusals) + " refusal verdicts)";
+}
+
 }  // namespace mmaemu::lt

@@ -38,4 +38,8 @@ void compare_with_model(BitComparator& cmp, const LtCall& call, const LtAlgoConf
 // The refusal check: the library and the model must agree on whether the call runs.
 void compare_refusal(BitComparator& cmp, const LtCall& call, bool library_refused, const std::string& library_why);
 
+// After set_verdict_from_counts: refusal verdicts count as compared outputs, so a suite whose every
+// call was refused would pass having compared no library output. Makes that an error, with the reason.
+void require_library_outputs(SuiteResult& result);
+
 }  // namespace mmaemu::lt

@@ -169,6 +169,7 @@ SuiteResult replay_km_archive(const std::filesystem::path& archive) {
   result.labels = {"T2", "external", "cpu"};
 
   std::string failed, errors;
+  std::map<std::string, bool> profile_reproduced;  // profile -> every set of it replayed, every output equal
   for (const KmSet& s : read_km_archive(archive)) {
     const std::string group = km_group(s);
     const auto recipe = km_recipe(s.gpu, s.format, s.out);
@@ -180,13 +181,18 @@ SuiteResult replay_km_archive(const std::filesystem::path& archive) {
     } catch (const std::exception& e) {  // ref::UnsupportedInstruction, unknown set
       result.groups[group];               // listed, with nothing compared
       errors += (errors.empty() ? "" : "; ") + group + ": " + e.what();
+      if (recipe) profile_reproduced[std::string(recipe->arch)] = false;
       continue;
     }
     const GroupCount& g = result.groups[group];
+    const auto it = profile_reproduced.try_emplace(std::string(recipe->arch), true).first;
+    it->second = it->second && g.compared > 0 && g.mismatched == 0;
     if (g.mismatched)
       failed += (failed.empty() ? "" : ", ") + group + " " + std::to_string(g.mismatched) + "/" +
                 std::to_string(g.compared);
   }
+  for (const auto& [profile, reproduced] : profile_reproduced)
+    if (reproduced) result.pinned_profiles.push_back(profile);
 
   if (!errors.empty()) result.verdict = Verdict::error;
   else if (!failed.empty()) result.verdict = Verdict::fail;

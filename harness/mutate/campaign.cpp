@@ -187,6 +187,7 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
     info.baseline_seconds = base[i].seconds;
     info.timeout_seconds = campaign.timeout.seconds_for(base[i].seconds);
     setup.timeout_seconds.push_back(info.timeout_seconds);
+    setup.timeout_confirm_factor = campaign.timeout.confirm_factor;
     matrix.tests.push_back(std::move(info));
   }
 

@@ -50,6 +50,7 @@ const Schema& timeout_schema() {
       optional_key("factor", ValueType::integer),
       optional_key("slack_seconds", ValueType::integer),
       optional_key("min_seconds", ValueType::integer),
+      optional_key("confirm_factor", ValueType::integer),
   };
   return s;
 }
@@ -146,6 +147,11 @@ CampaignSpec load_campaign(const std::filesystem::path& path) {
     if (t.count("factor")) c.timeout.factor = static_cast<double>(t.at("factor").number);
     if (t.count("slack_seconds")) c.timeout.slack_seconds = static_cast<double>(t.at("slack_seconds").number);
     if (t.count("min_seconds")) c.timeout.min_seconds = static_cast<double>(t.at("min_seconds").number);
+    if (t.count("confirm_factor")) {
+      c.timeout.confirm_factor = static_cast<double>(t.at("confirm_factor").number);
+      if (c.timeout.confirm_factor < 2)
+        throw InputError(t.at("confirm_factor").where, "'confirm_factor' must be at least 2");
+    }
     if (c.timeout.factor < 1) throw InputError(t.at("factor").where, "'factor' must be at least 1");
   }
   std::set<std::string> names;

@@ -45,6 +45,9 @@ struct TimeoutRule {
   double factor = 3;
   double slack_seconds = 2;
   double min_seconds = 5;
+  // A test that runs past its limit is run once more with `confirm_factor` times the limit, and
+  // counts as hung only if it runs past that too: on a loaded machine a slow test is not a kill.
+  double confirm_factor = 4;
   double seconds_for(double baseline_seconds) const;
 };
 

@@ -36,6 +36,7 @@ json cell_json(const TestCell& c) {
   if (c.outcome == TestOutcome::crash) j["signal"] = c.signal;
   if (!c.log.empty()) j["log"] = c.log;
   if (!c.error.empty()) j["error"] = c.error;
+  if (c.first_timeout_seconds > 0) j["first_timeout_seconds"] = c.first_timeout_seconds;
   return j;
 }
 
@@ -81,6 +82,7 @@ MutantResult result_from(const json& j, const std::string& source) {
     c.seconds = t.value("seconds", 0.0);
     c.log = t.value("log", "");
     c.error = t.value("error", "");
+    c.first_timeout_seconds = t.value("first_timeout_seconds", 0.0);
     r.cells.push_back(std::move(c));
   }
   return r;

@@ -29,6 +29,7 @@ struct TestCell {
   double seconds = 0;
   std::string log;      // relative to the report directory
   std::string error;    // error: why
+  double first_timeout_seconds = 0;  // >0: a first run passed this limit; the outcome is the re-run's
   bool kills() const { return outcome == TestOutcome::failed || outcome == TestOutcome::timeout || outcome == TestOutcome::crash; }
 };
 

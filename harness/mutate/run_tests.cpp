@@ -9,6 +9,7 @@ std::vector<TestCell> run_tests(const TestRunSetup& setup, int mutant, const std
   interrupted = false;
   std::vector<TestCell> cells;
   bool killed = false;
+  bool hang_confirmed = false;  // a timeout of this mutant survived its confirmation run
   fs::create_directories(setup.log_dir);
   const auto& tests = setup.campaign->tests;
   for (size_t i = 0; i < tests.size(); ++i) {
@@ -28,7 +29,18 @@ std::vector<TestCell> run_tests(const TestRunSetup& setup, int mutant, const std
     req.log = setup.log_dir / (tests[i].name + ".log");
     req.mutant = mutant;
     req.timeout_seconds = setup.timeout_seconds.at(i);
-    const ChildResult r = run_child(req, stop);
+    ChildResult r = run_child(req, stop);
+    if (r.end == ChildResult::End::timed_out && setup.timeout_confirm_factor > 0 && req.timeout_seconds > 0 &&
+        !hang_confirmed) {
+      // Confirm the hang with a far longer limit: a kill must not depend on the machine's load. Once
+      // one test confirmed it, the mutant is known to hang and its later timeouts are taken as they are.
+      cell.first_timeout_seconds = req.timeout_seconds;
+      req.timeout_seconds *= setup.timeout_confirm_factor;
+      fs::remove_all(scratch, ec);
+      fs::create_directories(scratch);
+      r = run_child(req, stop);
+    }
+    hang_confirmed |= cell.first_timeout_seconds > 0 && r.end == ChildResult::End::timed_out;
     fs::remove_all(scratch, ec);
     cell.seconds = r.seconds;
     cell.log = req.log.lexically_relative(setup.report_dir).string();

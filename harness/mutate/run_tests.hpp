@@ -19,6 +19,7 @@ struct TestRunSetup {
   std::filesystem::path log_dir;         // this mutant's logs: <log_dir>/<test>.log
   std::filesystem::path scratch_dir;     // {scratch} is <scratch_dir>/<test>, emptied before and after
   std::vector<double> timeout_seconds;   // per test; 0: none
+  double timeout_confirm_factor = 0;     // >0: a timeout is re-run with this many times the limit (TimeoutRule)
   bool stop_at_first_kill = false;       // --fast
 };
 

@@ -48,6 +48,7 @@ SuiteResult suite_from(const json& j, const std::string& source) {
   s.known_mismatched = count_or_zero(j, "known_mismatched", source);
   s.seconds = j.at("seconds").get<double>();
   s.position = count_or_zero(j, "position", source);
+  s.pinned_profiles = j.value("pinned_profiles", std::vector<std::string>{});
   for (const auto& [name, g] : j.at("groups").items()) {
     GroupCount& count = s.groups[name];
     count.compared = count_at(g, "compared", source);

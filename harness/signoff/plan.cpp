@@ -8,6 +8,7 @@
 #include "../core/errors.hpp"
 #include "../core/sha256.hpp"
 #include "../tiers/tier_schema.hpp"
+#include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::signoff {
 namespace {
@@ -37,6 +38,7 @@ const Schema& step_schema() {
       optional_key("needs", ValueType::string_list),
       optional_key("timeout_minutes", ValueType::integer),
       optional_key("jobs", ValueType::integer),
+      optional_key("require_pinned", ValueType::string_list),
   };
   return s;
 }
@@ -95,6 +97,12 @@ StepSpec load_step(const YAML::Node& entry, const std::string& file, const fs::p
       if (av.at("reason").text.empty()) throw InputError(av.at("reason").where, "an allowed skip needs its reason");
       s.allow_skip.push_back({av.at("suite").text, av.at("reason").text});
     }
+  if (v.count("require_pinned")) {
+    s.require_pinned = v.at("require_pinned").list;
+    for (const std::string& p : s.require_pinned)
+      if (!ref::parse_arch(p))
+        throw InputError(v.at("require_pinned").where, "'" + p + "' is no profile of the reference (`mmaemu info`)");
+  }
   if (v.count("needs")) {
     s.needs = v.at("needs").list;
     for (const std::string& check : s.needs)

@@ -44,6 +44,9 @@ struct StepSpec {
   std::vector<std::string> needs;
   double timeout_seconds = 3600;
   unsigned jobs = 0;  // mutation tiers: mutants at a time (0: the tier file's)
+  // Profiles the step's suites must pin by recorded hardware in this run (SuiteResult::pinned_profiles):
+  // a release whose block parameters rest on an absent recording fails here, not silently.
+  std::vector<std::string> require_pinned;
   std::string where;  // "file:line:column" of the entry
 
   const AllowedSkip* allowed_skip(const std::string& suite) const;

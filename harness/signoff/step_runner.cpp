@@ -65,6 +65,10 @@ void judge_report(const StepSpec& step, const RunReport& run, StepRecord& r) {
         break;
     }
   }
+  const auto pinned = pinned_profiles(run.suites);
+  std::string unpinned;
+  for (const std::string& p : step.require_pinned)
+    if (!pinned.count(p)) unpinned += (unpinned.empty() ? "" : ", ") + p;
   if (run.suites.empty()) {
     r.verdict = StepVerdict::error;
     r.reason = "the step's report lists no suite";
@@ -74,6 +78,10 @@ void judge_report(const StepSpec& step, const RunReport& run, StepRecord& r) {
   } else if (r.units_fail > 0) {
     r.verdict = StepVerdict::fail;
     r.reason = notes;
+  } else if (!unpinned.empty()) {
+    r.verdict = StepVerdict::fail;
+    r.reason = "profiles the plan requires pinned by recorded hardware were not: " + unpinned +
+               (unallowed.empty() ? "" : "; " + unallowed);
   } else if (!unallowed.empty() && step.required) {
     r.verdict = StepVerdict::fail;  // a required step that skips proves nothing on this machine
     r.reason = "required, but " + unallowed;

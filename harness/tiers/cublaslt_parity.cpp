@@ -103,6 +103,7 @@ SuiteResult run_cublaslt_parity(const SuiteSpec& spec) {
   }
   if (resolver) check_resolver(session, *resolver, cmp);
   set_verdict_from_counts(result);
+  lt::require_library_outputs(result);
   const std::string counts = std::to_string(calls) + " live calls (" + std::to_string(runs) + " runs, " +
                              std::to_string(refused) + " refused) on " + dev->name + ", cuBLASLt " +
                              session.library_version();

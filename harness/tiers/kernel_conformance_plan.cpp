@@ -73,7 +73,6 @@ KeySpec profiles_key() { return optional_key("profiles", ValueType::string_list)
 KeySpec instructions_key() { return optional_key("instructions", ValueType::string_list); }
 KeySpec formats_key() { return optional_key("formats", ValueType::string_list); }
 KeySpec families_key() { return optional_key("families", ValueType::string_list); }
-KeySpec require_key() { return optional_key("require", ValueType::string_list); }
 KeySpec seed_key() { return optional_key("seed", ValueType::integer); }
 
 void check_backend_names(const SuiteSpec& spec, const std::string& key,
@@ -171,15 +170,6 @@ std::vector<gen::Family> read_families(const SuiteSpec&, const SchemaValue* v) {
     out.push_back(*f);
   }
   return out;
-}
-
-std::vector<std::string> read_require(const SuiteSpec& spec, const std::vector<std::string>& runs) {
-  if (!spec.has("require")) return {};
-  const SchemaValue& v = spec.values.at("require");
-  for (const std::string& name : v.list)
-    if (!contains(runs, name))
-      throw InputError(v.where, "'require' names '" + name + "', which the suite does not run (it runs: " + joined(runs) + ")");
-  return v.list;
 }
 
 std::vector<std::vector<const ref::InstructionModel*>> select_instructions(const SuiteSpec& spec,

@@ -41,7 +41,6 @@ KeySpec profiles_key();      // profiles: [all] or sm names
 KeySpec instructions_key();  // instructions: [all] | mma | wgmma | PTX names
 KeySpec formats_key();       // formats: [fp16, e4m3, ...]
 KeySpec families_key();      // families: [all] or family names
-KeySpec require_key();       // require: backends that must run at least one problem
 KeySpec seed_key();          // seed: a whole number
 
 // Readers of those keys; `available` is what the build (or a test) offers.
@@ -51,8 +50,6 @@ std::vector<const kernels::Backend*> read_backends(const SuiteSpec& spec, const 
 std::vector<ref::Arch> read_profiles(const SuiteSpec& spec);
 InstructionFilter read_instruction_filter(const SuiteSpec& spec);
 std::vector<gen::Family> read_families(const SuiteSpec& spec, const SchemaValue* value);  // nullptr: all
-// `require` entries must name backends the suite runs (`runs`).
-std::vector<std::string> read_require(const SuiteSpec& spec, const std::vector<std::string>& runs);
 
 // Checks that the filter selects at least one instruction over `profiles`, and that every PTX name it
 // lists is selected somewhere. Returns the instructions per profile.

@@ -12,7 +12,7 @@
 namespace mmaemu::tiers {
 namespace {
 
-constexpr uint32_t kPoison = 0xFFFFFFFFu;  // as the GPU backends poison (kernels/cuda/cuda_device.hpp)
+using kernels::kPoison;
 
 // A slice of one problem: rows [row, row + rows) of batch entry `batch`.
 struct Slice {

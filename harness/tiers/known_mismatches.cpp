@@ -64,8 +64,10 @@ void apply_known_mismatches(SuiteResult& result, const SuiteSpec& spec) {
   const size_t unknown = result.mismatched - result.known_mismatched;
   if (result.verdict == Verdict::fail && result.mismatched > 0 && result.known_mismatched > 0) {
     if (unknown == 0) {
-      result.verdict = Verdict::pass;
+      // Only the mismatches are forgiven: any other failure of the suite stands, with its reason.
+      result.verdict = result.failures.empty() ? Verdict::pass : Verdict::fail;
       result.reason.clear();
+      for (const std::string& f : result.failures) result.reason += (result.reason.empty() ? "" : "; ") + f;
     } else {
       result.reason = std::to_string(unknown) + " of " + std::to_string(result.compared) +
                       " outputs differ outside the known mismatches: " + differing_groups(result, false);

@@ -6,6 +6,7 @@
 
 #include "../core/comparator.hpp"
 #include "../core/errors.hpp"
+#include "decline_rules.hpp"
 #include "kernel_conformance_plan.hpp"
 #include "kernel_conformance_problem.hpp"
 #include "kernels/registry.hpp"
@@ -39,11 +40,12 @@ class Parity {
     backends_ = tiers::read_backends(spec, "backends", available, false);
     std::vector<std::string> runs = {"reference"};
     for (const kernels::Backend* b : backends_) runs.push_back(b->name());
-    require_ = tiers::read_require(spec, runs);
+    declines_ = tiers::DeclineRules::read(spec, runs);
     families_ = tiers::read_families(spec, spec.has("families") ? &spec.values.at("families") : nullptr);
     models_ = tiers::select_instructions(spec, {arch_}, tiers::read_instruction_filter(spec)).front();
     tiles_ = spec.number("tiles", 0);
-    seed_ = spec.has("seed") ? spec.number("seed", 0) : fresh_seed();
+    fresh_ = !spec.has("seed");
+    seed_ = fresh_ ? fresh_seed() : spec.number("seed", 0);
   }
 
   SuiteResult run() {
@@ -78,6 +80,7 @@ class Parity {
     for (const kernels::Backend* b : backends_) {
       if (auto why = b->declines(m, in.shape, false)) {
         ++declined_[b->name() + ": " + *why];
+        ++coverage_[b->name()].declines[*why];
         counts_[b->name()];
         continue;
       }
@@ -93,6 +96,7 @@ class Parity {
                const GemmOutputs& got) {
     tiers::compare_outputs(cmp_, who + "/" + stream, in, native, got);
     counts_[who] += in.outputs();
+    ++coverage_[who].ran;
   }
 
   void error(const std::string& what) {
@@ -110,16 +114,17 @@ class Parity {
       parts.insert(parts.begin(), e);
       result_.verdict = Verdict::error;
     }
-    for (const std::string& name : require_)
-      if (counts_[name] == 0) {
-        parts.push_back("required backend '" + name + "' did not run");
-        if (result_.verdict == Verdict::pass) result_.verdict = Verdict::fail;
-      }
+    for (const std::string& why : declines_.failures(coverage_)) {
+      parts.push_back(why);
+      result_.failures.push_back(why);
+      if (result_.verdict == Verdict::pass) result_.verdict = Verdict::fail;
+    }
     parts.push_back(gpu_.name + " (sm" + std::to_string(gpu_.sm) + "): " + std::to_string(native_outputs_) +
                     " native outputs");
     for (const auto& [who, n] : counts_) parts.push_back(who + ": " + std::to_string(n) + " outputs compared");
     for (const auto& [what, n] : declined_) parts.push_back("declined: " + what + " (" + std::to_string(n) + ")");
-    parts.push_back("seed " + std::to_string(seed_));
+    parts.push_back("seed " + std::to_string(seed_) +
+                    (fresh_ ? " (drawn fresh: `mmaemu run --seed " + std::to_string(seed_) + "` replays these inputs)" : ""));
     result_.reason.clear();
     for (const std::string& p : parts) result_.reason += (result_.reason.empty() ? "" : "; ") + p;
   }
@@ -127,7 +132,9 @@ class Parity {
   const NativeGpu& gpu_;
   ref::Arch arch_{};
   std::vector<const kernels::Backend*> backends_;
-  std::vector<std::string> require_;
+  bool fresh_ = false;  // the seed was drawn here, not given by the tier file or --seed
+  tiers::DeclineRules declines_;  // require and allowed_declines
+  tiers::Coverage coverage_;
   std::vector<gen::Family> families_;
   std::vector<const ref::InstructionModel*> models_;
   size_t tiles_ = 0;
@@ -205,6 +212,7 @@ SuiteKind native_parity_kind() {
               optional_key("tiles", ValueType::integer),
               tiers::seed_key(),
               tiers::require_key(),
+              tiers::allowed_declines_key(),
           },
       .run =
           [](const SuiteSpec& spec) {

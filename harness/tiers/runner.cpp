@@ -1,5 +1,7 @@
 #include "runner.hpp"
 
+#include <algorithm>
+
 #include <unistd.h>
 
 #include <chrono>
@@ -62,6 +64,20 @@ Unit job_unit(TierJob job, const std::filesystem::path& file) {
   return u;
 }
 
+// --seed: a suite whose kind takes `seed:` and whose entry gives none would draw a fresh seed.
+void seed_fresh_suite(SuiteSpec& spec, uint64_t seed) {
+  if (spec.has("seed")) return;
+  const SuiteKind* kind = find_suite_kind(spec.kind);
+  if (!kind || std::none_of(kind->keys.begin(), kind->keys.end(), [](const KeySpec& k) { return k.name == "seed"; }))
+    return;
+  SchemaValue v;
+  v.type = ValueType::integer;
+  v.where = "--seed";
+  v.number = seed;
+  v.text = std::to_string(seed);
+  spec.values["seed"] = v;
+}
+
 LoadedRun load_run(const RunOptions& options) {
   if (options.tier_files.empty()) throw InputError("", "no tier file given");
   LoadedRun run;
@@ -69,7 +85,9 @@ LoadedRun load_run(const RunOptions& options) {
   for (const auto& f : options.tier_files) {
     const TierFileKind kind = classify_tier_file(f);
     if (kind == TierFileKind::conformance) {
-      const TierSpec& t = run.conformance.emplace_back(load_tier(f));
+      TierSpec& t = run.conformance.emplace_back(load_tier(f));
+      if (options.seed)
+        for (SuiteSpec& s : t.suites) seed_fresh_suite(s, *options.seed);
       run.tier_names.push_back(t.tier);
       for (const SuiteSpec& s : t.suites) run.units.push_back(suite_unit(s, options.quick));
       continue;

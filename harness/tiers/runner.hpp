@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,9 @@ struct RunOptions {
   bool quick = false;       // long tiers in their quick form (what the main job runs)
   ShardInfo shard;          // --shard I/N: only the units of this shard (core/shard.hpp)
   unsigned jobs = 0;        // mutation tiers: mutants at a time (0: the tier file's)
+  // --seed N: the seed of every suite that would draw a fresh one (its kind takes `seed:` and the
+  // tier file gives none: T3p's live parity), so that a run's reported seed replays it exactly.
+  std::optional<uint64_t> seed;
   std::filesystem::path prebuilt_variants;  // mutation tiers: variants built elsewhere (see TierJobContext)
   std::map<TierFileKind, TierJobLoader> job_loaders;  // mutation, throughput; absent: such files are refused
 };

@@ -16,10 +16,6 @@ std::optional<std::string> cuda_device_declines();
 // Compute capability of the current device as major * 10 + minor (90 on an H200); 0 without one.
 int cuda_device_sm();
 
-// The poison written over D (and the trace) before a run. All ones: a negative NaN of every width
-// (0xFF, 0xFFFF, 0xFFFFFFFF) that no backend returns, since NaN results are canonical (sign clear).
-inline constexpr uint32_t kPoison = 0xFFFFFFFFu;
-
 // Throws KernelError "<what> (b,m,n) left unwritten" for the first output still holding the poison.
 // `per_output` entries belong to each output (1 for D, steps for the trace).
 void check_written(const uint32_t* out, const GemmShape& shape, size_t per_output, const char* what);

@@ -17,6 +17,8 @@ class HostBackend final : public Backend {
     return "the GPU kernels' __host__ __device__ arithmetic, one output at a time on the CPU";
   }
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
+    if (MMAEMU_MUTANT(66) && model.arch != ref::Arch::sm90)  // 66: runs one profile, declines the others
+      return std::string("host: declines every profile but sm90");
     return arith_declines(model);
   }
   RunInfo run(const GemmProblem& pr) const override {
@@ -31,13 +33,15 @@ class HostBackend final : public Backend {
         for (size_t n = 0; n < s.N; ++n) {
           const size_t o = (t * s.M + m) * s.N + n;
           uint32_t* trace = pr.trace ? pr.trace + o * steps : nullptr;
+          uint32_t d;
           if (MMAEMU_MUTANT(61)) {  // B read as column-major (stride 1 along K)
-            pr.D[o] = arith::emu_gemm_element(p, A + m * s.K, 1, B + n * s.K, 1, s.K, pr.C[o], trace, 1);
+            d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n * s.K, 1, s.K, pr.C[o], trace, 1);
           } else if (MMAEMU_MUTANT(94)) {  // identity control
-            pr.D[o] = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
+            d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
           } else {
-            pr.D[o] = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
+            d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
           }
+          if (!(MMAEMU_MUTANT(65) && d == 0)) pr.D[o] = d;  // 65: a +0 result is never stored
         }
     }
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;

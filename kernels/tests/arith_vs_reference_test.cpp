@@ -220,7 +220,8 @@ std::vector<int> interesting_product_exps(const ref::InstructionModel& m) {
 size_t expect_same_bits(const ref::InstructionModel& m, const Gemm& g, const std::string& what) {
   const GemmShape& s = g.shape;
   const size_t steps = ref::gemm_steps(m, s.K), outs = c_count(s);
-  std::vector<uint32_t> D(outs), T(outs * steps), wantD(outs), wantT(outs * steps);
+  // The host's outputs start poisoned: one left unwritten cannot pass where the answer is +0.
+  std::vector<uint32_t> D(outs, kPoison), T(outs * steps, kPoison), wantD(outs), wantT(outs * steps);
   host_backend().run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data()});
   for (size_t t = 0; t < s.batch; ++t)
     ref::gemm(m, s.M, s.N, s.K, g.A.data() + t * s.M * s.K, g.B.data() + t * s.K * s.N, g.C.data() + t * s.M * s.N,

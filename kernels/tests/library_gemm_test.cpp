@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "generators/families.hpp"
+#include "kernels/backend.hpp"
 #include "kernels/library/library_gemm.hpp"
 #include "mmaemu/reference/library_gemm.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -80,7 +81,7 @@ TEST(LibraryGemm, HostEngineMatchesTheReference) {
         const ref::Instruction whole{"gemm", ref::InstrFamily::mma_sync, static_cast<int>(k.M), static_cast<int>(k.N),
                                      static_cast<int>(k.K), k.a, k.b, k.d, k.d};
         gen::generate_tile(family, whole, 1000 + compared, A.data(), B.data(), C.data());
-        std::vector<uint32_t> want(k.M * k.N), got(k.M * k.N);
+        std::vector<uint32_t> want(k.M * k.N), got(k.M * k.N, kPoison);  // poisoned: unwritten cannot pass
         ref::library_gemm(call, algo, A.data(), B.data(), C.data(), want.data());
         library_gemm(LibraryEngine::host, call, algo, A.data(), B.data(), C.data(), got.data());
         for (size_t i = 0; i < want.size(); ++i) {

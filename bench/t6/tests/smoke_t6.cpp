@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <sstream>
 #include <string>
@@ -43,8 +44,14 @@ int run(const std::string& cmd) {
   return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
 }
 
-void check_rows(const nlohmann::json& j) {
+// Every row measured, or skipped or declined with its reason; and every section asked for measured
+// at least one row (a section whose rows all skipped would pass having measured nothing).
+void check_rows(const nlohmann::json& j, const std::vector<std::string>& sections) {
   expect(!j["rows"].empty(), "the report has rows");
+  std::map<std::string, size_t> measured;
+  for (const auto& row : j["rows"])
+    if (row.value("status", "") == "measured") ++measured[row.value("section", "")];
+  for (const auto& s : sections) expect(measured[s] > 0, "the " + s + " section measured at least one row");
   for (const auto& row : j["rows"]) {
     const std::string key = row.value("key", "?"), st = row.value("status", "?");
     expect(st == "measured" || st == "skipped" || st == "declined", key + ": measured, skipped or declined, not '" +
@@ -106,7 +113,7 @@ int main(int argc, char** argv) {
   for (const char* key : {"commit", "host", "compiler", "os", "started_utc", "hardware_threads"})
     expect(j["provenance"].contains(key), std::string("provenance has ") + key);
   for (const auto& s : sections) expect(j["sections"].contains(s), "the report has the " + s + " section");
-  check_rows(j);
+  check_rows(j, sections);
   const std::string md = slurp(out / (stem + ".md"));
   expect(md.find("| T6 section |") != std::string::npos, "the Markdown report has the verdict table");
   const auto svg = mmaemu::t6::test::check_xml(slurp(out / (stem + ".svg")));

@@ -1,6 +1,5 @@
 #include <gtest/gtest.h>
 
-#include <chrono>
 #include <vector>
 
 #include "comparator.hpp"
@@ -75,20 +74,24 @@ TEST(BitComparator, AllEqualPassesAndNothingComparedIsAnError) {
   EXPECT_EQ(r.verdict, Verdict::pass);
 }
 
-TEST(BitComparator, MillionsOfOutputsTakeMilliseconds) {
+// Four million outputs in 1024-output slices: the one flipped sign bit is found, and counted once.
+// No wall-clock bound: this binary runs once per mutant in T4 on busy cores, where a time limit would
+// fail or "kill" by load. The comparator's speed is measured in T6 (tiers/T6.yaml, harness: cases per
+// second of whole suites, the comparator included).
+TEST(BitComparator, MillionsOfOutputsFindTheOneThatDiffers) {
   SuiteResult r;
   BitComparator cmp(r);
   std::vector<uint32_t> expected(4 << 20), got;
   for (size_t i = 0; i < expected.size(); ++i) expected[i] = static_cast<uint32_t>(i * 2654435761u);
   got = expected;
   got[123456] ^= 0x80000000u;
-  const auto t0 = std::chrono::steady_clock::now();
   for (size_t off = 0; off < expected.size(); off += 1024)
     cmp.compare("g", std::span(expected).subspan(off, 1024), std::span(got).subspan(off, 1024), 4,
                 [](size_t) { return CaseDescription{}; });
-  const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   EXPECT_EQ(r.mismatched, 1u);
-  EXPECT_LT(s, 0.5);
+  EXPECT_EQ(r.compared, expected.size());
+  ASSERT_EQ(r.first_mismatches.size(), 1u);
+  EXPECT_EQ(r.groups.at("g").mismatched, 1u);
 }
 
 }  // namespace

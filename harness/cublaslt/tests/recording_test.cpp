@@ -69,5 +69,25 @@ TEST(LtRecording, AMissingFileIsAnInputError) {
   EXPECT_THROW(read_recording(std::filesystem::temp_directory_path() / "mmaemu_no_such_recording"), InputError);
 }
 
+// A replay whose every call was refused compared refusal verdicts only: an error, not a pass.
+TEST(LtModel, RefusalsAloneAreNoComparison) {
+  SuiteResult only_refusals;
+  only_refusals.compared = 3;
+  only_refusals.groups["refusals"].compared = 3;
+  set_verdict_from_counts(only_refusals);
+  ASSERT_EQ(only_refusals.verdict, Verdict::pass);
+  require_library_outputs(only_refusals);
+  EXPECT_EQ(only_refusals.verdict, Verdict::error);
+  EXPECT_EQ(only_refusals.reason, "no library output was compared (only 3 refusal verdicts)");
+
+  SuiteResult with_outputs;
+  with_outputs.compared = 3 + 64;
+  with_outputs.groups["refusals"].compared = 3;
+  with_outputs.groups["gemm"].compared = 64;
+  set_verdict_from_counts(with_outputs);
+  require_library_outputs(with_outputs);
+  EXPECT_EQ(with_outputs.verdict, Verdict::pass) << with_outputs.reason;
+}
+
 }  // namespace
 }  // namespace mmaemu::lt

@@ -58,9 +58,15 @@ TEST(KmArchive, ReadsEverySetWithItsValues) {
 
 TEST(KmArchive, AcceptsCrlfAndAMissingFinalNewline) {
   const std::string a = "km/V100/fp16/a_V100_fp16.txt";
-  EXPECT_EQ(error_where(with(v100_members(), a,
-                             "3f800000 3f800000 3f800000 3f800000\r\n3f000000 3f000000 3f000000 3f000000")),
-            "");
+  TempDir dir;
+  const auto path = dir.path() / "km.tar.xz";
+  write_tar_xz(path, with(v100_members(), a, "3f800000 3f800000 3f800000 3f800000\r\n3f000000 3f000000 3f000000 4f000000"));
+  const auto sets = read_km_archive(path);
+  ASSERT_EQ(sets.size(), 2u);
+  // Both lines read, the last value without its newline, the carriage return not taken as a digit.
+  const std::vector<uint32_t> want = {0x3f800000u, 0x3f800000u, 0x3f800000u, 0x3f800000u,
+                                      0x3f000000u, 0x3f000000u, 0x3f000000u, 0x4f000000u};
+  for (const KmSet& s : sets) EXPECT_EQ(s.a, want) << s.out;
 }
 
 TEST(KmArchive, MalformedHexNamesFileAndLine) {

@@ -29,7 +29,7 @@ const char* kTier = R"(tier: T4-test
 catalogue: catalogue.yaml
 catalogue_tiers: [cpu]
 jobs: 2
-timeout: {factor: 1, slack_seconds: 0, min_seconds: 1}
+timeout: {factor: 1, slack_seconds: 0, min_seconds: 1, confirm_factor: 2}
 tests:
   - name: a
     command: [sh, -c, 'case "$MMAEMU_MUTANT" in 1) exit 1;; 2) while :; do :; done;; 3) kill -SEGV $$;; esac']
@@ -59,6 +59,30 @@ struct Campaign {
     return n;
   }
 };
+
+// A test slower than its limit (a loaded machine) is re-run with a longer one: the mutant is judged
+// on that run's outcome, not killed by time, and the cell says that its first run timed out.
+TEST(Campaign, ASlowTestIsConfirmedBeforeItCountsAsHung) {
+  const std::string catalogue = R"(mutants:
+  - {id: 7, name: slow, target: "t.cpp:f", fault: "slower, same result", expect: equivalent, justification: "same result", tier: cpu}
+)";
+  const std::string tier = R"(tier: T4-test
+catalogue: catalogue.yaml
+catalogue_tiers: [cpu]
+timeout: {factor: 1, slack_seconds: 0, min_seconds: 1, confirm_factor: 5}
+tests:
+  - name: a
+    command: [sh, -c, 'if [ "$MMAEMU_MUTANT" = 7 ]; then sleep 1.5; fi']
+)";
+  Campaign c(catalogue, tier);
+  EXPECT_EQ(run_mutation_campaign(c.options()), 0);
+  const KillMatrix m = c.report();
+  ASSERT_EQ(m.mutants.size(), 1u);
+  EXPECT_EQ(m.find(7)->outcome, Outcome::equivalent);
+  ASSERT_EQ(m.find(7)->cells.size(), 1u);
+  EXPECT_EQ(m.find(7)->cells[0].outcome, TestOutcome::passed);
+  EXPECT_EQ(m.find(7)->cells[0].first_timeout_seconds, 1.0);
+}
 
 TEST(Campaign, HangsAndCrashesAreReportedAndDoNotStopTheRun) {
   Campaign c;

@@ -66,6 +66,17 @@ TEST(KnownMismatches, KnownGroupWithMismatchesPassesAndKeepsTheCounts) {
   EXPECT_EQ(r.reason, "known mismatches: " + kKnown + " (40/100)");
 }
 
+// Known mismatches forgive mismatched outputs only: a suite that also failed for another reason
+// (a required backend that did not run) keeps failing, with that reason.
+TEST(KnownMismatches, OtherFailuresOfTheSuiteStand) {
+  SuiteResult r = result_with({{kKnown, {100, 40}}});
+  r.failures.push_back("required backend 'v4' did not run");
+  r.reason += "; " + r.failures.back();
+  apply_known_mismatches(r, spec_with({{kKnown, kReason, ""}}));
+  EXPECT_EQ(r.verdict, Verdict::fail);
+  EXPECT_EQ(r.reason, "required backend 'v4' did not run; known mismatches: " + kKnown + " (40/100)");
+}
+
 TEST(KnownMismatches, KnownGroupWithoutMismatchesFails) {
   SuiteResult r = result_with({{kKnown, {100, 0}}});
   apply_known_mismatches(r, spec_with({{kKnown, kReason, ""}}));

@@ -107,6 +107,27 @@ TEST_F(KernelConformance, RequireFailsWhenANamedBackendDidNotRun) {
   EXPECT_EQ(run(suite_yaml("    require: [good]\n", "[good, no-sm80]")).verdict, Verdict::pass);
 }
 
+// A required backend that runs some problems and declines the others passes only when every decline
+// is one the suite allows: before, one problem run was enough.
+TEST_F(KernelConformance, ARequiredBackendMayDeclineOnlyForAnAllowedReason) {
+  auto two_profiles = [](std::string y) { return y.replace(y.find("[sm80]"), 6, "[sm80, sm90]"); };
+  const SuiteResult r = run(two_profiles(suite_yaml("    require: [no-sm80]\n", "[no-sm80]")));
+  EXPECT_EQ(r.verdict, Verdict::fail) << r.reason;
+  EXPECT_NE(r.reason.find("required backend 'no-sm80' declined 2 problems for a reason the suite does not allow "
+                          "(first: no-sm80: no sm80 here)"), std::string::npos) << r.reason;
+  ASSERT_EQ(r.failures.size(), 1u);
+  const SuiteResult allowed = run(two_profiles(suite_yaml(
+      "    require: [no-sm80]\n    allowed_declines:\n      - {backend: no-sm80, reason: no sm80 here, why: test}\n",
+      "[no-sm80]")));
+  EXPECT_EQ(allowed.verdict, Verdict::pass) << allowed.reason;
+  EXPECT_TRUE(allowed.failures.empty());
+  // An allowed decline of another backend does not excuse this one.
+  const SuiteResult other = run(two_profiles(suite_yaml(
+      "    require: [no-sm80]\n    allowed_declines:\n      - {backend: good, reason: no sm80 here, why: test}\n",
+      "[good, no-sm80]")));
+  EXPECT_EQ(other.verdict, Verdict::fail) << other.reason;
+}
+
 TEST_F(KernelConformance, NothingRunIsAnError) {
   const SuiteResult r = run(suite_yaml("", "[no-sm80]"));
   EXPECT_EQ(r.verdict, Verdict::error);
@@ -167,6 +188,9 @@ TEST_F(KernelConformance, BadValuesAreInputErrorsAtTheirPlace) {
       {"    bulk_shape: 4x4\n", "[good]", ":11:17", "'4x4' is not a GEMM shape"},
       {"    large_families: [realstic]\n", "[good]", ":11:21", "unknown input family 'realstic'"},
       {"    require: [flip]\n", "[good]", ":11:14", "'require' names 'flip', which the suite does not run"},
+      {"    allowed_declines:\n      - {backend: flip, reason: x, why: y}\n", "[good]", ":12:19",
+       "'allowed_declines' names 'flip', which the suite does not run"},
+      {"    allowed_declines:\n      - {backend: good, reason: x}\n", "[good]", ":12:9", "why"},
       {"    device_independence: hots\n", "[good]", ":11:26", "unknown backend 'hots'"},
       {"    formats: [fp7]\n", "[good]", ":11:14", "unknown format 'fp7'"},
   };
