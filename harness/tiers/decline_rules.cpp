@@ -22,10 +22,10 @@ std::string joined(const std::vector<std::string>& v) {
   return out;
 }
 
-void check_runs(const std::vector<std::string>& runs, const std::string& name, const std::string& key,
+void check_runs(const std::vector<std::string>* runs, const std::string& name, const std::string& key,
                 const std::string& where) {
-  if (std::find(runs.begin(), runs.end(), name) == runs.end())
-    throw InputError(where, "'" + key + "' names '" + name + "', which the suite does not run (it runs: " + joined(runs) + ")");
+  if (runs && std::find(runs->begin(), runs->end(), name) == runs->end())
+    throw InputError(where, "'" + key + "' names '" + name + "', which the suite does not run (it runs: " + joined(*runs) + ")");
 }
 
 }  // namespace
@@ -33,7 +33,7 @@ void check_runs(const std::vector<std::string>& runs, const std::string& name, c
 KeySpec require_key() { return optional_key("require", ValueType::string_list); }
 KeySpec allowed_declines_key() { return optional_key("allowed_declines", ValueType::sequence); }
 
-DeclineRules DeclineRules::read(const SuiteSpec& spec, const std::vector<std::string>& runs) {
+DeclineRules DeclineRules::read(const SuiteSpec& spec, const std::vector<std::string>* runs) {
   DeclineRules r;
   if (spec.has("require")) {
     const SchemaValue& v = spec.values.at("require");

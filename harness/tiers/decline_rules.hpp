@@ -32,8 +32,9 @@ struct DeclineRules {
   std::vector<std::string> required;
   std::vector<AllowedDecline> allowed;
 
-  // The suite's `require` and `allowed_declines`; each must name a backend the suite runs (`runs`).
-  static DeclineRules read(const SuiteSpec& spec, const std::vector<std::string>& runs);
+  // The suite's `require` and `allowed_declines`; each must name a backend the suite runs (`runs`;
+  // nullptr: not known yet, as for a GPU suite on a machine without one, whose entries are still checked).
+  static DeclineRules read(const SuiteSpec& spec, const std::vector<std::string>* runs);
   bool allows(const std::string& backend, const std::string& decline) const;
   // Why the coverage fails these rules, one line per backend; empty when it meets them.
   std::vector<std::string> failures(const Coverage& coverage) const;

@@ -76,7 +76,10 @@ Plan read_plan(const SuiteSpec& spec, const std::vector<const kernels::Backend*>
   if (spec.has("bulk_shape")) p.bulk = read_shape(spec.text("bulk_shape"), spec.values.at("bulk_shape"), "bulk_shape");
   if (p.tiles == 0 && p.gemms.empty() && p.min_outputs == 0)
     throw InputError(spec.where, "the suite has no operation: give 'tiles', 'gemms' or 'min_outputs'");
-  if (!resolve) return p;
+  if (!resolve) {
+    tiers::DeclineRules::read(spec, nullptr);  // its entries are checked even where the suite cannot run
+    return p;
+  }
 
   p.backends = tiers::read_backends(spec, "backends", available, false);
   std::vector<std::string> runs;
@@ -89,7 +92,7 @@ Plan read_plan(const SuiteSpec& spec, const std::vector<const kernels::Backend*>
     p.twin = *it;
     runs.push_back(name);
   }
-  p.declines = tiers::DeclineRules::read(spec, runs);
+  p.declines = tiers::DeclineRules::read(spec, &runs);
   return p;
 }
 

@@ -40,12 +40,11 @@ class Parity {
     backends_ = tiers::read_backends(spec, "backends", available, false);
     std::vector<std::string> runs = {"reference"};
     for (const kernels::Backend* b : backends_) runs.push_back(b->name());
-    declines_ = tiers::DeclineRules::read(spec, runs);
+    declines_ = tiers::DeclineRules::read(spec, &runs);
     families_ = tiers::read_families(spec, spec.has("families") ? &spec.values.at("families") : nullptr);
     models_ = tiers::select_instructions(spec, {arch_}, tiers::read_instruction_filter(spec)).front();
     tiles_ = spec.number("tiles", 0);
-    fresh_ = !spec.has("seed");
-    seed_ = fresh_ ? fresh_seed() : spec.number("seed", 0);
+    seed_ = spec.has("seed") ? spec.number("seed", 0) : fresh_seed();
   }
 
   SuiteResult run() {
@@ -123,8 +122,9 @@ class Parity {
                     " native outputs");
     for (const auto& [who, n] : counts_) parts.push_back(who + ": " + std::to_string(n) + " outputs compared");
     for (const auto& [what, n] : declined_) parts.push_back("declined: " + what + " (" + std::to_string(n) + ")");
-    parts.push_back("seed " + std::to_string(seed_) +
-                    (fresh_ ? " (drawn fresh: `mmaemu run --seed " + std::to_string(seed_) + "` replays these inputs)" : ""));
+    // The same words whether the seed was drawn here or given, so that a replay's report equals the run's.
+    parts.push_back("seed " + std::to_string(seed_) + " (`mmaemu run --seed " + std::to_string(seed_) +
+                    "` replays these inputs)");
     result_.reason.clear();
     for (const std::string& p : parts) result_.reason += (result_.reason.empty() ? "" : "; ") + p;
   }
@@ -132,7 +132,6 @@ class Parity {
   const NativeGpu& gpu_;
   ref::Arch arch_{};
   std::vector<const kernels::Backend*> backends_;
-  bool fresh_ = false;  // the seed was drawn here, not given by the tier file or --seed
   tiers::DeclineRules declines_;  // require and allowed_declines
   tiers::Coverage coverage_;
   std::vector<gen::Family> families_;

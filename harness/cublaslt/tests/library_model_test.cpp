@@ -203,7 +203,12 @@ TEST(LibraryModel, Tf32OperandsAreRoundedToNearestEven) {
   // 1 + 2^-11: halfway between 1 and 1 + 2^-10: ties to even, 1.
   const uint32_t tie_down = 0x3F801000u;
   library_gemm(c, {}, &tie_down, &one, &C, &d);
-  EXPECT_EQ(d, one);
+  EXPECT_EQ(d, one);  // ties away from zero would give 1 + 2^-10
+  // 1 + 3 * 2^-12: above halfway, so up to 1 + 2^-10 (truncation: 1). With the two ties, each of
+  // truncation, ties-away and ties-to-odd fails one of these checks.
+  const uint32_t above_half = 0x3F801800u;
+  library_gemm(c, {}, &above_half, &one, &C, &d);
+  EXPECT_EQ(d, 0x3F802000u);
 }
 
 TEST(LibraryModel, RefusesWhatTheLibraryRefuses) {
