@@ -180,6 +180,7 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
   matrix.planned = mutants.size();
   matrix.shard = options.shard;
   if (baseline) matrix.baseline_file = options.baseline.string();
+  setup.timeout_confirm_factor = campaign.timeout.confirm_factor;
   for (size_t i = 0; i < campaign.tests.size(); ++i) {
     TestInfo info;
     info.name = campaign.tests[i].name;
@@ -187,7 +188,6 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
     info.baseline_seconds = base[i].seconds;
     info.timeout_seconds = campaign.timeout.seconds_for(base[i].seconds);
     setup.timeout_seconds.push_back(info.timeout_seconds);
-    setup.timeout_confirm_factor = campaign.timeout.confirm_factor;
     matrix.tests.push_back(std::move(info));
   }
 
