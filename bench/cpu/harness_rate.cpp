@@ -4,7 +4,7 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../../harness/mutate/child_process.hpp"
+#include "../../harness/core/child_process.hpp"
 
 namespace mmaemu::bench {
 namespace {
@@ -21,13 +21,13 @@ nlohmann::json suite_of_report(const fs::path& report) {
   return suites.front();
 }
 
-std::string end_of(const mutate::ChildResult& r) {
+std::string end_of(const ChildResult& r) {
   switch (r.end) {
-    case mutate::ChildResult::End::exited: return "exit status " + std::to_string(r.exit_code);
-    case mutate::ChildResult::End::signalled: return "killed by " + mutate::signal_name(r.signal);
-    case mutate::ChildResult::End::timed_out: return "timed out after " + std::to_string(r.seconds) + " s";
-    case mutate::ChildResult::End::interrupted: return "interrupted";
-    case mutate::ChildResult::End::not_started: return "not started: " + r.error;
+    case ChildResult::End::exited: return "exit status " + std::to_string(r.exit_code);
+    case ChildResult::End::signalled: return "killed by " + signal_name(r.signal);
+    case ChildResult::End::timed_out: return "timed out after " + std::to_string(r.seconds) + " s";
+    case ChildResult::End::interrupted: return "interrupted";
+    case ChildResult::End::not_started: return "not started: " + r.error;
   }
   return "?";
 }
@@ -36,15 +36,15 @@ std::string end_of(const mutate::ChildResult& r) {
 void run_once(const HarnessRateOptions& o, const HarnessCase& c, int repetition, HarnessRow& row) {
   const std::string stem = row.name + "-" + std::to_string(repetition);
   const fs::path log = o.scratch / (stem + ".log");
-  mutate::ChildRequest request;
+  ChildRequest request;
   request.argv = {o.mmaemu, "run", fs::absolute(c.tier_file).string(), "--suite", c.suite, "--quiet",
                   "--report-dir", fs::absolute(o.scratch).string(), "--report-stem", stem};
   request.workdir = fs::current_path();
   request.log = log;
   request.timeout_seconds = o.timeout_seconds;
   static const std::atomic<bool> never{false};
-  const mutate::ChildResult r = mutate::run_child(request, never);
-  if (r.end != mutate::ChildResult::End::exited || r.exit_code != 0) {
+  const ChildResult r = run_child(request, never);
+  if (r.end != ChildResult::End::exited || r.exit_code != 0) {
     row.status = "error";
     row.reason = "mmaemu run " + end_of(r) + " (log: " + log.string() + ")";
     return;

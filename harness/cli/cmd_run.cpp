@@ -22,7 +22,10 @@ void add_run(CLI::App& app, int& status) {
   cmd->add_flag("--quick", opts->quick, "Long tiers in their quick form (their `quick:` section)");
   auto seed = std::make_shared<uint64_t>(0);
   auto* seed_opt = cmd->add_option("--seed", *seed,
-                                   "Seed of the suites that draw fresh inputs (T3p): replays a run from its report's seed");
+                                   "Seed of the suites that draw fresh inputs (T3p) and of every property suite (T5): replays a run from its report's seed");
+  auto cases = std::make_shared<uint64_t>(0);
+  auto* cases_opt = cmd->add_option("--cases", *cases, "Case budget of every property suite (T5), replacing the tier file's")
+                        ->check(CLI::Range(uint64_t{1}, uint64_t{10000000}));
   cmd->add_option("--shard", *shard, "Run only shard I of N (I/N); `mmaemu merge` joins the shards' reports");
   cmd->add_option("--jobs", opts->jobs, "Mutation tiers: mutants run in parallel (default: the tier file's)")
       ->check(CLI::Range(1, 256));
@@ -31,9 +34,10 @@ void add_run(CLI::App& app, int& status) {
                   "Mutation tiers: the build directory that holds their tests and compile-time variants, built elsewhere");
   cmd->add_flag("--ctest", opts->ctest, "Exit 77 when every selected suite was skipped (CTest's skip code)");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
-  cmd->callback([opts, files, report_dir, shard, prebuilt, seed, seed_opt, &status] {
+  cmd->callback([opts, files, report_dir, shard, prebuilt, seed, seed_opt, cases, cases_opt, &status] {
     opts->prebuilt_variants = *prebuilt;
     if (seed_opt->count()) opts->seed = *seed;
+    if (cases_opt->count()) opts->cases = *cases;
     opts->tier_files.assign(files->begin(), files->end());
     opts->report_dir = *report_dir;
     opts->shard = parse_shard(*shard);

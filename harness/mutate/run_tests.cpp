@@ -1,6 +1,6 @@
 #include "run_tests.hpp"
 
-#include "child_process.hpp"
+#include "../core/child_process.hpp"
 
 namespace mmaemu::mutate {
 

@@ -4,7 +4,7 @@
 
 #include "../core/errors.hpp"
 #include "campaign_output.hpp"
-#include "child_process.hpp"
+#include "../core/child_process.hpp"
 
 namespace mmaemu::mutate {
 namespace {

@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../mutate/child_process.hpp"
+#include "../core/child_process.hpp"
 
 namespace mmaemu::signoff {
 namespace fs = std::filesystem;
@@ -27,27 +27,27 @@ ProgramOutput run_program(const std::vector<std::string>& argv, const fs::path& 
   // The output goes to a log in a directory of its own, so that a program writing files into
   // `workdir` (cuobjdump -xelf) never meets it.
   ScratchDir logs;
-  mutate::ChildRequest request;
+  ChildRequest request;
   request.argv = argv;
   request.workdir = workdir;
   request.log = logs.path() / "output.log";
   request.timeout_seconds = timeout_seconds;
   const std::atomic<bool> never{false};
-  const mutate::ChildResult r = mutate::run_child(request, never);
+  const ChildResult r = run_child(request, never);
   ProgramOutput out;
   std::ifstream in(request.log, std::ios::binary);
   std::stringstream text;
   text << in.rdbuf();
   out.output = text.str();
   switch (r.end) {
-    case mutate::ChildResult::End::exited:
+    case ChildResult::End::exited:
       out.ran = true;
       out.exit_code = r.exit_code;
       break;
-    case mutate::ChildResult::End::signalled:
-      out.error = argv.front() + " ended by " + mutate::signal_name(r.signal);
+    case ChildResult::End::signalled:
+      out.error = argv.front() + " ended by " + signal_name(r.signal);
       break;
-    case mutate::ChildResult::End::timed_out:
+    case ChildResult::End::timed_out:
       out.error = argv.front() + " did not finish within " + std::to_string(static_cast<int>(timeout_seconds)) + " s";
       break;
     default:

@@ -1,6 +1,6 @@
 // The sign-off's outside programs (git, cuobjdump): run one with a time limit in a working directory
 // and read back everything it printed. The child runs through the campaign runner of T4
-// (harness/mutate/child_process.hpp), which already handles process groups and time limits.
+// (harness/core/child_process.hpp), which already handles process groups and time limits.
 #pragma once
 #include <filesystem>
 #include <string>

@@ -5,7 +5,7 @@
 
 #include "../core/errors.hpp"
 #include "../core/host_info.hpp"
-#include "../mutate/child_process.hpp"
+#include "../core/child_process.hpp"
 #include "../reportio/run_report_reader.hpp"
 
 namespace mmaemu::signoff {
@@ -135,22 +135,22 @@ StepRecord run_tier_step(const StepSpec& step, size_t position, const StepContex
   std::error_code ec;
   fs::remove_all(dir, ec);  // a resumed step starts afresh: no report of an earlier try is taken for its own
   fs::create_directories(dir);
-  mutate::ChildRequest request;
+  ChildRequest request;
   request.argv = r.command;
   request.workdir = fs::current_path();
   request.log = context.out_dir / (relative_dir(step) + ".log");
   request.timeout_seconds = step.timeout_seconds;
   static const std::atomic<bool> never{false};
-  const mutate::ChildResult child = mutate::run_child(request, context.stop ? *context.stop : never);
+  const ChildResult child = run_child(request, context.stop ? *context.stop : never);
   r.end_utc = utc_now_iso8601();
   r.seconds = child.seconds;
   r.exit_status = child.exit_code;
   r.reports = {relative_dir(step) + ".log"};
-  using End = mutate::ChildResult::End;
+  using End = ChildResult::End;
   if (child.end != End::exited) {
     r.verdict = child.end == End::interrupted ? StepVerdict::interrupted : StepVerdict::error;
     r.reason = child.end == End::timed_out     ? "timed out after " + std::to_string(int(step.timeout_seconds)) + " s"
-               : child.end == End::signalled   ? "ended by " + mutate::signal_name(child.signal)
+               : child.end == End::signalled   ? "ended by " + signal_name(child.signal)
                : child.end == End::interrupted ? "interrupted"
                                                : "could not start: " + child.error;
     return r;

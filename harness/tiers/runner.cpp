@@ -64,18 +64,30 @@ Unit job_unit(TierJob job, const std::filesystem::path& file) {
   return u;
 }
 
-// --seed: a suite whose kind takes `seed:` and whose entry gives none would draw a fresh seed.
-void seed_fresh_suite(SuiteSpec& spec, uint64_t seed) {
-  if (spec.has("seed")) return;
+bool kind_takes(const SuiteSpec& spec, const std::string& key) {
   const SuiteKind* kind = find_suite_kind(spec.kind);
-  if (!kind || std::none_of(kind->keys.begin(), kind->keys.end(), [](const KeySpec& k) { return k.name == "seed"; }))
-    return;
+  return kind && std::any_of(kind->keys.begin(), kind->keys.end(), [&](const KeySpec& k) { return k.name == key; });
+}
+
+// A number given on the command line for one of the suite's keys (`--seed`, `--cases`).
+void set_number(SuiteSpec& spec, const std::string& key, uint64_t number, const std::string& option) {
   SchemaValue v;
   v.type = ValueType::integer;
-  v.where = "--seed";
-  v.number = seed;
-  v.text = std::to_string(seed);
-  spec.values["seed"] = v;
+  v.where = option;
+  v.number = number;
+  v.text = std::to_string(number);
+  spec.values[key] = v;
+}
+
+// --seed: a suite whose kind takes `seed:` and whose entry gives none would draw a fresh seed; a kind
+// whose seed is replaceable (T5) takes it whatever the entry says.
+// --cases: replaces the budget of every suite whose kind takes `cases:`.
+void apply_run_options(SuiteSpec& spec, const RunOptions& options) {
+  spec.report_dir = options.report_dir;
+  const SuiteKind* kind = find_suite_kind(spec.kind);
+  if (options.seed && kind_takes(spec, "seed") && (!spec.has("seed") || (kind && kind->seed_replaceable)))
+    set_number(spec, "seed", *options.seed, "--seed");
+  if (options.cases && kind_takes(spec, "cases")) set_number(spec, "cases", *options.cases, "--cases");
 }
 
 LoadedRun load_run(const RunOptions& options) {
@@ -86,8 +98,7 @@ LoadedRun load_run(const RunOptions& options) {
     const TierFileKind kind = classify_tier_file(f);
     if (kind == TierFileKind::conformance) {
       TierSpec& t = run.conformance.emplace_back(load_tier(f));
-      if (options.seed)
-        for (SuiteSpec& s : t.suites) seed_fresh_suite(s, *options.seed);
+      for (SuiteSpec& s : t.suites) apply_run_options(s, options);
       run.tier_names.push_back(t.tier);
       for (const SuiteSpec& s : t.suites) run.units.push_back(suite_unit(s, options.quick));
       continue;

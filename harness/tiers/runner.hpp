@@ -50,6 +50,9 @@ struct RunOptions {
   // --seed N: the seed of every suite that would draw a fresh one (its kind takes `seed:` and the
   // tier file gives none: T3p's live parity), so that a run's reported seed replays it exactly.
   std::optional<uint64_t> seed;
+  // --cases N: the case budget of every suite whose kind takes `cases:` (T5's properties), replacing the
+  // tier file's, so that a run can be deepened (or, with --seed, reproduced at another budget).
+  std::optional<uint64_t> cases;
   std::filesystem::path prebuilt_variants;  // mutation tiers: variants built elsewhere (see TierJobContext)
   std::map<TierFileKind, TierJobLoader> job_loaders;  // mutation, throughput; absent: such files are refused
 };

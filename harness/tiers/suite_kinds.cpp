@@ -5,6 +5,7 @@
 #include "fixture_replay.hpp"
 #include "kernel_conformance.hpp"
 #include "native_parity.hpp"
+#include "property_suite.hpp"
 #include "suite_kind.hpp"
 
 namespace mmaemu {
@@ -17,6 +18,7 @@ const std::vector<SuiteKind>& suite_kinds() {
       native_parity_kind(),
       cublaslt_replay_kind(),
       cublaslt_parity_kind(),
+      property_suite_kind(),
   };
   return kinds;
 }

@@ -28,6 +28,8 @@ struct SuiteSpec {
   std::vector<KnownMismatch> known_mismatches;
   std::filesystem::path tier_file;
   std::string where;                 // "file:line:column" of the suite's entry
+  std::filesystem::path report_dir;  // the run's report directory (set by the runner): where a suite
+                                     // writes files of its own (T5's counterexamples)
   SchemaValues values;               // the kind's own keys, as given
 
   std::string id() const { return tier + "." + name; }  // "T2.h200-fixtures"

@@ -12,7 +12,7 @@
 
 extern char** environ;
 
-namespace mmaemu::mutate {
+namespace mmaemu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
@@ -152,4 +152,4 @@ ChildResult run_child(const ChildRequest& request, const std::atomic<bool>& stop
   return r;
 }
 
-}  // namespace mmaemu::mutate
+}  // namespace mmaemu

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-namespace mmaemu::mutate {
+namespace mmaemu {
 
 struct ChildResult {
   enum class End { exited, signalled, timed_out, interrupted, not_started };
@@ -32,4 +32,4 @@ ChildResult run_child(const ChildRequest& request, const std::atomic<bool>& stop
 // "SIGSEGV" for 11, "signal 64" for a number without a name.
 std::string signal_name(int signal);
 
-}  // namespace mmaemu::mutate
+}  // namespace mmaemu

@@ -5,14 +5,20 @@
 #include <unistd.h>
 
 #include <fstream>
+#include <sstream>
 #include <string>
 
-#include "test_util.hpp"
+#include "temp_dir.hpp"
 
-namespace mmaemu::mutate {
+namespace mmaemu {
 namespace {
 
-using testing::read_text;
+std::string read_text(const std::filesystem::path& p) {
+  std::ifstream in(p);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
 using testing::TempDir;
 
 ChildResult run_sh(const TempDir& dir, const std::string& script, int mutant = 0, double timeout = 0) {
@@ -86,4 +92,4 @@ TEST(ChildProcess, AMissingProgramIsNotStarted) {
 }
 
 }  // namespace
-}  // namespace mmaemu::mutate
+}  // namespace mmaemu
