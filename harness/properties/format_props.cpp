@@ -120,7 +120,14 @@ std::vector<GroupOutcome> check_ties(const Scope&, const Budget& budget) {
       const uint32_t magnitude_mask = fb.storage_mask() >> 1;
       // A non-negative finite pattern below the largest, as a count of ulps (shrinks toward 0).
       const uint32_t codes = (fb.max_finite(false) & magnitude_mask) / ulp;
-      const uint32_t code = *rc::gen::inRange<uint32_t>(0, codes + 1);
+      // Half the cases at the edges, where rounding has its own paths: zero, the subnormals' top (the
+      // boundary to the normals) and the largest finite values.
+      const uint32_t subnormal_top = (1u << fb.man_bits()) - 1u;
+      const uint32_t code = *rc::gen::weightedOneOf<uint32_t>(
+          {{1, rc::gen::inRange<uint32_t>(0, codes + 1)},
+           {1, rc::gen::elementOf(std::vector<uint32_t>{0, 1, subnormal_top - 1, subnormal_top, subnormal_top + 1,
+                                                         codes - 1, codes})},
+           {1, rc::gen::inRange<uint32_t>(0, subnormal_top + 1)}});
       const bool neg = *rc::gen::arbitrary<bool>();
       const uint32_t sign = neg ? (1u << (fb.width() - 1)) : 0u;
       const uint32_t lo = sign | code * ulp;

@@ -102,7 +102,7 @@ std::string describe(const LibraryCase& lc) {
        std::to_string(lc.algo.custom) + " stage_k " + std::to_string(lc.algo.stage_k);
   const int wa = word_bytes(c.a), wb = word_bytes(c.b), wc = word_bytes(c.c);
   return s + " a=" + hex_list(lc.A.data(), lc.A.size(), wa) + " b=" + hex_list(lc.B.data(), lc.B.size(), wb) +
-         "] c=[" + hex_list(lc.C.data(), lc.C.size(), wc) + "]";
+         " c=" + hex_list(lc.C.data(), lc.C.size(), wc);
 }
 
 // Refutes with the case when D differs from `want` anywhere.

@@ -37,7 +37,7 @@ std::string describe(const Problem& p) {
   const kernels::GemmShape& s = p.shape;
   return std::string(ref::arch_name(p.model->arch)) + " " + in.name + " batch " + std::to_string(s.batch) + " M " +
          std::to_string(s.M) + " N " + std::to_string(s.N) + " K " + std::to_string(s.K) +
-         " a=" + hex_list(p.ops.A.data(), p.ops.A.size(), word_bytes(in.a)) + "] b=[" +
+         " a=" + hex_list(p.ops.A.data(), p.ops.A.size(), word_bytes(in.a)) + " b=" +
          hex_list(p.ops.B.data(), p.ops.B.size(), word_bytes(in.b)) + " c=" +
          hex_list(p.ops.C.data(), p.ops.C.size(), word_bytes(in.c));
 }

@@ -99,13 +99,17 @@ std::string file_safe(std::string s) {
 }
 
 // Writes a counterexample's arrays, texts, replay script and description; returns the directory.
-fs::path write_counterexample(const fs::path& dir, const props::GroupOutcome& g, const props::Counterexample& c) {
+fs::path write_counterexample(const fs::path& dir, const props::GroupOutcome& g, const props::Counterexample& c,
+                              const std::string& mmaemu) {
   fs::create_directories(dir);
   for (const auto& [name, array] : c.files) write_npy(dir / (name + ".npy"), array);
   for (const auto& [name, text] : c.text_files) write_file_atomic(dir / name, text);
-  std::string script = "#!/bin/sh\n# Replays the counterexample of " + g.group + " (seed " + std::to_string(g.seed) + ").\nset -e\n";
+  // The program that found it, unless MMAEMU names another (a build on another machine).
+  std::string script = "#!/bin/sh\n# Replays the counterexample of " + g.group + " (seed " + std::to_string(g.seed) +
+                       ").\nset -e\nMMAEMU=${MMAEMU:-" + mmaemu + "}\n";
   for (std::string cmd : c.replay) {
     for (size_t at; (at = cmd.find("{dir}")) != std::string::npos;) cmd.replace(at, 5, dir.string());
+    if (cmd.rfind("mmaemu ", 0) == 0) cmd = "\"$MMAEMU\"" + cmd.substr(6);
     script += cmd + "\n";
   }
   write_file_atomic(dir / "replay.sh", script);
@@ -190,7 +194,7 @@ SuiteResult run_properties(const SuiteSpec& spec) {
       if (g.expect == props::Expect::fails) {
         if (g.counterexample) {
           ++confirmed;
-          const fs::path dir = write_counterexample(ce_root / file_safe(g.group), g, *g.counterexample);
+          const fs::path dir = write_counterexample(ce_root / file_safe(g.group), g, *g.counterexample, scope.mmaemu);
           row(g, claim, "confirmed", g.why + "; " + dir.string());
         } else {
           r.failures.push_back("exception " + g.group + " unconfirmed: the property held in " + std::to_string(g.cases) +
@@ -204,7 +208,7 @@ SuiteResult run_properties(const SuiteSpec& spec) {
         continue;
       }
       const props::Counterexample& c = *g.counterexample;
-      const fs::path dir = write_counterexample(ce_root / file_safe(g.group), g, c);
+      const fs::path dir = write_counterexample(ce_root / file_safe(g.group), g, c, scope.mmaemu);
       row(g, claim, "REFUTED", dir.string());
       count.mismatched = 1;
       ++r.mismatched;

@@ -156,6 +156,7 @@ uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale,
   int lsb_exp = (e < s.emin() ? s.emin() : e) - m;  // weight of the result's last fraction bit
   const int shift = lsb_exp - scale;
   unsigned __int128 q;
+  bool tie = false;  // the value lay exactly halfway between two results
   if (shift <= 0) {
     q = mag << -shift;  // exact: the value has no bits below the result's LSB
   } else {
@@ -165,9 +166,12 @@ uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale,
       const unsigned __int128 half = shift > 128 ? 0 : (unsigned __int128)1 << (shift - 1);
       if (MMAEMU_MUTANT(5)) {  // ties rounded away from zero instead of to even
         if (shift <= 128 && rem >= half) ++q;
+      } else if (MMAEMU_MUTANT(35) && e < s.emin()) {  // a subnormal result's ties rounded away, not to even
+        if (shift <= 128 && rem >= half) ++q;
       } else {
         if (shift <= 128 && (rem > half || (rem == half && (q & 1)))) ++q;
       }
+      tie = shift <= 128 && rem == half;
     }
   }
   if (MMAEMU_MUTANT(6)) {
@@ -185,6 +189,7 @@ uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale,
                                    (s.specials == SpecialStyle::finite_one_nan && biased == top &&
                                     frac == (1u << m) - 1u));
   if (overflow) {
+    if (MMAEMU_MUTANT(36) && tie && r == Rounding::nearest_even) return max_finite(s, neg);  // a tie at the top saturates
     if (MMAEMU_MUTANT(7)) {  // an RZ overflow saturates whatever the profile says
       if (r == Rounding::nearest_even) return infinity_bits(f, neg);
     } else {

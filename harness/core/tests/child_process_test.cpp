@@ -1,5 +1,7 @@
 #include "child_process.hpp"
 
+#include <gtest/gtest.h>
+
 #include <signal.h>
 
 #include <unistd.h>
