@@ -171,6 +171,9 @@ std::vector<GroupOutcome> check_engines(const Scope& scope, const Budget& budget
       }
       lc.algo = draw_algo(8);
       draw_family_operands_into(lc);
+      // A quarter of the tf32 cases hold an fp32 NaN whose payload lies only in the bits tf32 drops.
+      if (type.a == FormatId::tf32 && *rc::gen::inRange(0, 4) == 0)
+        lc.A[*rc::gen::inRange<size_t>(0, lc.A.size())] = 0x7F800000u | *rc::gen::inRange<uint32_t>(1, 0x2000);
       std::vector<uint32_t> got(lc.call.M * lc.call.N, kernels::kPoison);
       kernels::library_gemm(engine, lc.call, lc.algo, lc.A.data(), lc.B.data(), lc.C.data(), got.data());
       require_equal(lc, reference_d(lc), got, "the " + name + " engine against the reference", name);
@@ -217,16 +220,6 @@ std::vector<uint32_t> plain_chain(const LibraryCase& lc, const ref::LibraryPlan&
   return d;
 }
 
-// An fp32 NaN whose payload lies only in the 13 bits tf32 drops: the library model keeps an fp32 NaN's
-// pattern when it rounds to tf32 (rule 1), so the tensor core reads it as Inf; a conversion that kept
-// it a NaN would give NaN. No recording holds such an input.
-bool low_payload_nan(uint32_t x) { return (x & 0x7F800000u) == 0x7F800000u && (x & 0x007FE000u) == 0 && (x & 0x1FFFu) != 0; }
-
-const char* const kLowPayloadNan =
-    "an fp32 NaN whose payload lies only in the 13 bits tf32 drops: the library model keeps its pattern when it rounds "
-    "to tf32, so the tensor core reads Inf, where a conversion that kept a NaN (the plain chain's) gives NaN; the "
-    "library's behaviour for it is not recorded";
-
 std::vector<GroupOutcome> check_one_slice(const Scope&, const Budget& budget) {
   std::vector<GroupOutcome> out;
   for (const CallType& type : call_types()) {
@@ -239,8 +232,7 @@ std::vector<GroupOutcome> check_one_slice(const Scope&, const Budget& budget) {
       out.push_back(not_applicable(group, "the library refuses it: " + *why));
       continue;
     }
-    // plant_nan: the exception's cases, with one such NaN in A; the others leave them out.
-    const auto one_case = [&](bool plant_nan) {
+    out.push_back(run_group(group, Expect::holds, "", budget, [&] {
       LibraryCase lc;
       lc.call = draw_call(type, {FormatId::fp32, FormatId::bf16, FormatId::fp16}, 300);
       lc.algo.algo_id = *rc::gen::elementOf(algo_ids());
@@ -254,20 +246,12 @@ std::vector<GroupOutcome> check_one_slice(const Scope&, const Budget& budget) {
       }
       if (plan.residue_first && lc.call.K % plan.residue_first) discard("a tf32 K tail runs its residue first");
       draw_family_operands_into(lc);
-      if (plan.tf32_rounded) {
-        if (plant_nan) {
-          lc.A[*rc::gen::inRange<size_t>(0, lc.A.size())] = 0x7F800000u | *rc::gen::inRange<uint32_t>(1, 0x2000);
-        } else {
-          for (const auto* v : {&lc.A, &lc.B})
-            for (uint32_t x : *v)
-              if (low_payload_nan(x)) discard(kLowPayloadNan);
-        }
-      }
+      // A quarter of the tf32 cases hold an fp32 NaN whose payload lies only in the 13 bits tf32 drops:
+      // a NaN to the library (on an H200), which the families almost never draw.
+      if (plan.tf32_rounded && *rc::gen::inRange(0, 4) == 0)
+        lc.A[*rc::gen::inRange<size_t>(0, lc.A.size())] = 0x7F800000u | *rc::gen::inRange<uint32_t>(1, 0x2000);
       require_equal(lc, plain_chain(lc, plan), reference_d(lc), "one slice against the plain chain (expected)", "reference");
-    };
-    out.push_back(run_group(group, Expect::holds, "", budget, [&] { one_case(false); }));
-    if (type.a == FormatId::tf32)
-      out.push_back(run_group(group + "/low-payload-nan", Expect::fails, kLowPayloadNan, budget, [&] { one_case(true); }));
+    }));
   }
   return out;
 }

@@ -46,9 +46,13 @@ const InstructionModel* main_loop_instruction(const LibraryCall& c) {
   return &lookup(Arch::sm90, "wgmma.m64n8k" + std::to_string(k) + ".f32." + ptx_type(c.a) + "." + ptx_type(c.b));
 }
 
-// fp32 -> tf32, to nearest-even, as the library converts its fp32 operands (Inf and NaN kept).
+// fp32 -> tf32, to nearest-even, as the library converts its fp32 operands. Inf is kept; a NaN stays a
+// NaN, the canonical one, even when its payload lies only in the 13 bits tf32 drops (keeping the pattern
+// would let the tensor core read it as Inf): PyTorch 2.11's cuBLAS gives NaN for such inputs on an H200
+// (reports/h200/t5), no cuBLASLt recording holds one, and T5 found the reference and the kernels' library
+// engines disagreeing on it.
 uint32_t round_to_tf32(uint32_t x) {
-  if (((x >> 23) & 0xFF) == 0xFF) return x;
+  if (((x >> 23) & 0xFF) == 0xFF) return (x & 0x7FFFFFu) ? canonical_nan(FormatId::fp32) : x;
   if (MMAEMU_MUTANT(81)) return x & ~0x1FFFu;  // truncated, as the tensor core alone would read it
   return (x + 0xFFFu + ((x >> 13) & 1u)) & ~0x1FFFu;
 }

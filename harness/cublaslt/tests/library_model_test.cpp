@@ -163,6 +163,25 @@ TEST(LibraryModel, BetaZeroLeavesCUnread) {
   for (size_t n = 0; n < 2; ++n) EXPECT_EQ(d[n], bits_of(2.0f * g.exact_sum(n)));
 }
 
+// An fp32 NaN whose payload lies only in the 13 bits tf32 drops is a NaN to the library, not Inf (on an
+// H200: reports/h200/t5/tf32_nan_probe.json), and so is D.
+TEST(LibraryModel, Tf32KeepsANaNWhosePayloadTf32Drops) {
+  LibraryCall call;
+  call.a = call.b = FormatId::tf32;
+  call.c = call.d = FormatId::fp32;
+  call.M = call.N = 1;
+  call.K = 32;
+  std::vector<uint32_t> a(32, 0), b(32, bits_of(1.0f)), c(1, 0), d(1, 0);
+  for (uint32_t nan : {0x7F801DD1u, 0xFF800C0Fu, 0x7F800001u}) {
+    a[5] = nan;
+    library_gemm(call, LibraryAlgo{}, a.data(), b.data(), c.data(), d.data());
+    EXPECT_EQ(d[0], 0x7FFFFFFFu) << std::hex << nan;
+  }
+  a[5] = 0xFF800000u;  // -Inf stays -Inf
+  library_gemm(call, LibraryAlgo{}, a.data(), b.data(), c.data(), d.data());
+  EXPECT_EQ(d[0], 0xFF800000u);
+}
+
 TEST(LibraryModel, SplitKChunksFollowTheGrain) {
   LibraryCall c;
   c.a = c.b = FormatId::bf16;
