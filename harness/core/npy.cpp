@@ -7,6 +7,7 @@
 
 #include "atomic_file.hpp"
 #include "errors.hpp"
+#include "mutants/switch.hpp"
 
 namespace mmaemu {
 
@@ -68,7 +69,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
   else if (descr == "'<u2'") a.word_bytes = 2;
   else if (descr == "'<u4'") a.word_bytes = 4;
   else throw InputError(file, "dtype " + descr + " is not a little-endian unsigned integer (uint8/16/32)");
-  if (dict_value(header, "fortran_order", file) != "False")
+  if (dict_value(header, "fortran_order", file) != "False" && !MMAEMU_MUTANT(74))  // 74: Fortran order read as C order
     throw InputError(file, "Fortran-order arrays are not accepted; save in C order");
   std::string shape = dict_value(header, "shape", file);
   std::regex num("\\d+");
@@ -88,7 +89,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (have < want)
     throw InputError(file, "truncated .npy data: header " + a.shape_string() + " needs " +
                                std::to_string(want) + " bytes, file has " + std::to_string(have));
-  if (have > want)
+  if (have > want && !MMAEMU_MUTANT(75))  // 75: bytes past the data ignored
     throw InputError(file, "trailing bytes after .npy data (" + std::to_string(have - want) + ")");
   a.values.resize(a.size());
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + data_off);
