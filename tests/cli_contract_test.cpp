@@ -163,10 +163,32 @@ TEST(RunCli, SeedSeedsTheSuitesThatGiveNone) {
   EXPECT_NE(reason_of(tier_with("    seed: 7\n") + " --seed 424242").find("seed 7\""), std::string::npos);
 }
 
+// A property suite's cases are samples: --seed replaces even the seed its tier file gives, and --cases
+// its budget, so that a run can be deepened or sampled anew; the report names both.
+TEST(RunCli, SeedAndCasesReplaceAPropertySuitesOwn) {
+  TempDir d;
+  const std::string tier = d.file("T5.yaml");
+  std::ofstream(tier) << "tier: T5\nsuites:\n  - name: p\n    kind: properties\n    properties: [negation]\n"
+                         "    backends: [host]\n    profiles: [sm80]\n    cases: 5\n    seed: 3\n";
+  const auto run_with = [&](const std::string& options) {
+    const Outcome o = run("run " + tier + options + " --quiet --report-dir " + d.file("r") + " --report-stem p");
+    EXPECT_EQ(o.status, 0) << o.output;
+    std::ifstream in(d.file("r/p.json"));
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const std::string given = run_with("");
+  EXPECT_NE(given.find("seed 3;"), std::string::npos) << given;
+  EXPECT_NE(given.find("\"compared\": 5,"), std::string::npos) << given;  // one group, 5 cases
+  const std::string replaced = run_with(" --seed 9 --cases 7");
+  EXPECT_NE(replaced.find("seed 9;"), std::string::npos) << replaced;
+  EXPECT_NE(replaced.find("\"compared\": 7,"), std::string::npos) << replaced;
+}
+
 TEST(InfoCli, ListsProfilesAndInstructions) {
   const Outcome o = run("info");
   ASSERT_EQ(o.status, 0) << o.output;
-  for (const char* s : {"sm70", "sm90", "sm120", "wgmma.m64n8k32.f32.e4m3.e4m3", "reference"})
+  for (const char* s : {"sm70", "sm90", "sm120", "wgmma.m64n8k32.f32.e4m3.e4m3", "reference", "backend-equals-reference",
+                        "conversion-ties-to-even"})
     EXPECT_NE(o.output.find(s), std::string::npos) << s;
 }
 

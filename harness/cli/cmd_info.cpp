@@ -3,6 +3,7 @@
 #include <map>
 
 #include "../core/host_info.hpp"
+#include "../properties/property.hpp"
 #include "commands.hpp"
 #include "devices.hpp"
 #include "kernels/backend.hpp"
@@ -69,6 +70,13 @@ void print_backends(const std::vector<ref::Arch>& archs) {
   }
 }
 
+// T5's catalogue: the names a tier file's `properties:` takes, each with its claim.
+void print_properties() {
+  std::cout << "\nProperties (T5, tiers/T5.yaml; a suite's `properties:` takes these names):\n";
+  for (const props::Property& p : props::catalogue())
+    std::cout << "  " << p.name << " (" << p.subject << "): " << p.statement << "\n";
+}
+
 }  // namespace
 
 void add_info(CLI::App& app, int& status) {
@@ -89,6 +97,7 @@ void add_info(CLI::App& app, int& status) {
     }
     for (ref::Arch a : archs) print_profile(a, *verbose);
     print_backends(archs);
+    print_properties();
     const DeviceReport d = query_devices();
     std::cout << "\nDevices: " << d.status << "\n";
     for (const auto& x : d.devices)

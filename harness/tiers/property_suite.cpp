@@ -4,6 +4,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <iostream>
 
 #include "../core/atomic_file.hpp"
 #include "../core/errors.hpp"
@@ -168,10 +171,29 @@ SuiteResult run_properties(const SuiteSpec& spec) {
     table += "| " + g.group + " | " + claim + " | " + std::to_string(g.cases) + " | " + std::to_string(g.discarded) + " | " +
              outcome + " | " + note + " |\n";
   };
-  for (const props::Property* p : properties) {
+  std::string timing = "\n| property | groups | budget per group | cases held | seconds |\n|---|--:|--:|--:|--:|\n";
+  const auto started = std::chrono::steady_clock::now();
+  for (size_t done = 0; done < properties.size(); ++done) {
+    const props::Property* p = properties[done];
+    if (spec.progress) {  // done / total, rate, time left; a terminal only, never a CI log
+      const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+      std::cerr << (done == 0 ? "\n" : "\r") << "  properties " << done << "/" << properties.size() << ", " << p->name
+                << ", " << static_cast<int>(s) << " s";
+      if (done > 0) std::cerr << ", about " << static_cast<int>(s / done * (properties.size() - done)) << " s left";
+      std::cerr << "\033[K" << std::flush;
+    }
     const auto budget_it = budgets.find(p->name);
     const props::Budget budget{seed, budget_it == budgets.end() ? cases : budget_it->second};
-    for (props::GroupOutcome& g : p->check(scope, budget)) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::vector<props::GroupOutcome> outcomes = p->check(scope, budget);
+    const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    size_t property_cases = 0;
+    for (const props::GroupOutcome& g : outcomes) property_cases += static_cast<size_t>(g.cases);
+    char secs[32];
+    std::snprintf(secs, sizeof secs, "%.2f", seconds);
+    timing += "| " + p->name + " | " + std::to_string(outcomes.size()) + " | " + std::to_string(budget.cases) + " | " +
+              std::to_string(property_cases) + " | " + secs + " |\n";
+    for (props::GroupOutcome& g : outcomes) {
       ++groups;
       discarded += static_cast<size_t>(g.discarded);
       for (const auto& [backend, n] : g.ran) coverage[backend].ran += n;
@@ -222,11 +244,12 @@ SuiteResult run_properties(const SuiteSpec& spec) {
       r.first_mismatches.push_back(std::move(m));
     }
   }
+  if (spec.progress) std::cerr << "\r\033[K" << std::flush;
   for (const std::string& f : rules.failures(coverage)) r.failures.push_back(f);
   for (const auto& [backend, cov] : coverage)
     for (const auto& [why, n] : cov.declines) table += "\n" + backend + " declined " + std::to_string(n) + " problems: " + why + "\n";
   fs::create_directories(ce_root);
-  write_file_atomic(ce_root / "groups.md", table);
+  write_file_atomic(ce_root / "groups.md", table + timing);
 
   std::string reason = std::to_string(properties.size()) + " properties, " + std::to_string(groups) + " groups, " +
                        std::to_string(r.compared) + " cases held (" + std::to_string(discarded) +

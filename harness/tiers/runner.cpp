@@ -84,6 +84,7 @@ void set_number(SuiteSpec& spec, const std::string& key, uint64_t number, const 
 // --cases: replaces the budget of every suite whose kind takes `cases:`.
 void apply_run_options(SuiteSpec& spec, const RunOptions& options) {
   spec.report_dir = options.report_dir;
+  spec.progress = !options.quiet && ::isatty(STDERR_FILENO);
   const SuiteKind* kind = find_suite_kind(spec.kind);
   if (options.seed && kind_takes(spec, "seed") && (!spec.has("seed") || (kind && kind->seed_replaceable)))
     set_number(spec, "seed", *options.seed, "--seed");

@@ -30,6 +30,7 @@ struct SuiteSpec {
   std::string where;                 // "file:line:column" of the suite's entry
   std::filesystem::path report_dir;  // the run's report directory (set by the runner): where a suite
                                      // writes files of its own (T5's counterexamples)
+  bool progress = false;             // a long suite may show its progress on stderr (a terminal, not --quiet)
   SchemaValues values;               // the kind's own keys, as given
 
   std::string id() const { return tier + "." + name; }  // "T2.h200-fixtures"
