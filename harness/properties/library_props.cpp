@@ -183,23 +183,35 @@ std::vector<GroupOutcome> check_engines(const Scope& scope, const Budget& budget
 }
 
 // --- library-one-slice -----------------------------------------------------------------------------------
-// The plain chain, computed without the library model: the main-loop instruction's GEMM from +0 (ref::gemm),
-// or an FMA chain in float for fp32, promoted into fp32 every `promotion` products where there is one.
-std::vector<uint32_t> plain_chain(const LibraryCase& lc, const ref::LibraryPlan& plan) {
+// The plain chain, computed from the documented rules without the library model's plan, so that a
+// fault in the plan shows: the main-loop wgmma of the input types (k16 for 16-bit, k8 for tf32 on
+// operands rounded to tf32 to nearest-even, k32 for FP8) from +0 (ref::gemm), or an FMA chain in float
+// for fp32; FP8 without fast accumulation promoted into fp32 every 128 products.
+constexpr size_t kPromotionK = 128;
+
+const ref::InstructionModel* main_loop_instruction(const ref::LibraryCall& c) {
+  if (c.a == FormatId::fp32) return nullptr;
+  const auto ptx = [](FormatId f) { return f == FormatId::fp16 ? std::string("f16") : std::string(ref::format_name(f)); };
+  const int k = c.a == FormatId::tf32 ? 8 : CallType{c.a, c.b}.fp8() ? 32 : 16;
+  return &ref::lookup(ref::Arch::sm90, "wgmma.m64n8k" + std::to_string(k) + ".f32." + ptx(c.a) + "." + ptx(c.b));
+}
+
+std::vector<uint32_t> plain_chain(const LibraryCase& lc) {
   const ref::LibraryCall& c = lc.call;
+  const ref::InstructionModel* instruction = main_loop_instruction(c);
   std::vector<uint32_t> A = lc.A, B = lc.B;
-  if (plan.tf32_rounded)
+  if (c.a == FormatId::tf32)
     for (auto* v : {&A, &B})
       for (uint32_t& x : *v) x = ref::convert(FormatId::fp32, x, FormatId::tf32, ref::Rounding::nearest_even);
   std::vector<uint32_t> d(c.M * c.N);
-  const size_t piece = plan.promotion_k ? plan.promotion_k : c.K;
+  const size_t piece = CallType{c.a, c.b}.fp8() && !c.fast_accum ? kPromotionK : c.K;
   for (size_t m = 0; m < c.M; ++m)
     for (size_t n = 0; n < c.N; ++n) {
       float total = 0.0f;
       for (size_t k0 = 0; k0 < c.K; k0 += piece) {
         const size_t len = std::min(piece, c.K - k0);
         float part = 0.0f;
-        if (!plan.instruction) {
+        if (!instruction) {
           for (size_t k = k0; k < k0 + len; ++k) part = std::fma(as_float(A[m * c.K + k]), as_float(B[k * c.N + n]), part);
         } else {
           std::vector<uint32_t> a(len), b(len);
@@ -209,7 +221,7 @@ std::vector<uint32_t> plain_chain(const LibraryCase& lc, const ref::LibraryPlan&
           }
           const uint32_t zero = 0;
           uint32_t acc = 0;
-          ref::gemm(*plan.instruction, 1, 1, len, a.data(), b.data(), &zero, &acc);
+          ref::gemm(*instruction, 1, 1, len, a.data(), b.data(), &zero, &acc);
           part = as_float(acc);
         }
         total = k0 == 0 ? part : total + part;
@@ -248,9 +260,9 @@ std::vector<GroupOutcome> check_one_slice(const Scope&, const Budget& budget) {
       draw_family_operands_into(lc);
       // A quarter of the tf32 cases hold an fp32 NaN whose payload lies only in the 13 bits tf32 drops:
       // a NaN to the library (on an H200), which the families almost never draw.
-      if (plan.tf32_rounded && *rc::gen::inRange(0, 4) == 0)
+      if (lc.call.a == FormatId::tf32 && *rc::gen::inRange(0, 4) == 0)
         lc.A[*rc::gen::inRange<size_t>(0, lc.A.size())] = 0x7F800000u | *rc::gen::inRange<uint32_t>(1, 0x2000);
-      require_equal(lc, plain_chain(lc, plan), reference_d(lc), "one slice against the plain chain (expected)", "reference");
+      require_equal(lc, plain_chain(lc), reference_d(lc), "one slice against the plain chain (expected)", "reference");
     }));
   }
   return out;
