@@ -6,8 +6,9 @@
 //     rounded once to D;
 //   library-slices-cover-k: whatever the split-K count, algorithm and stage depth, every k is counted
 //     exactly once (small integers, where every sum is exact, give the exact result).
+#include <bit>
 #include <cmath>
-#include <cstring>
+#include <functional>
 
 #include "../core/comparator.hpp"
 #include "catalogue_parts.hpp"
@@ -49,15 +50,33 @@ struct LibraryCase {
   std::vector<uint32_t> A, B, C;
 };
 
-float as_float(uint32_t bits) {
-  float f;
-  std::memcpy(&f, &bits, sizeof f);
-  return f;
+float as_float(uint32_t bits) { return std::bit_cast<float>(bits); }
+uint32_t as_bits(float f) { return std::bit_cast<uint32_t>(f); }
+
+// In a quarter of the tf32 cases, one element of A becomes an fp32 NaN whose payload lies only in the
+// 13 bits tf32 drops: a NaN to the library (on an H200), which the families almost never draw.
+void maybe_plant_low_payload_nan(LibraryCase& lc) {
+  if (lc.call.a == FormatId::tf32 && *rc::gen::inRange(0, 4) == 0)
+    lc.A[*rc::gen::inRange<size_t>(0, lc.A.size())] = 0x7F800000u | *rc::gen::inRange<uint32_t>(1, 0x2000);
 }
-uint32_t as_bits(float f) {
-  uint32_t b;
-  std::memcpy(&b, &f, sizeof b);
-  return b;
+
+// One group per call type the library accepts ("<property>/<type>"); the one it refuses is listed.
+std::vector<GroupOutcome> per_call_type(const std::string& property, const Budget& budget,
+                                        const std::function<void(const CallType&)>& body) {
+  std::vector<GroupOutcome> out;
+  for (const CallType& type : call_types()) {
+    const std::string group = property + "/" + type.name();
+    ref::LibraryCall probe;
+    probe.a = type.a;
+    probe.b = type.b;
+    probe.K = 16;
+    if (auto why = ref::library_refuses(probe)) {
+      out.push_back(not_applicable(group, "the library refuses it: " + *why));
+      continue;
+    }
+    out.push_back(run_group(group, Expect::holds, "", budget, [&] { body(type); }));
+  }
+  return out;
 }
 
 // A call of this type the library accepts: FP8 K rounded up to a multiple of 16 where it must be.
@@ -171,9 +190,7 @@ std::vector<GroupOutcome> check_engines(const Scope& scope, const Budget& budget
       }
       lc.algo = draw_algo(8);
       draw_family_operands_into(lc);
-      // A quarter of the tf32 cases hold an fp32 NaN whose payload lies only in the bits tf32 drops.
-      if (type.a == FormatId::tf32 && *rc::gen::inRange(0, 4) == 0)
-        lc.A[*rc::gen::inRange<size_t>(0, lc.A.size())] = 0x7F800000u | *rc::gen::inRange<uint32_t>(1, 0x2000);
+      maybe_plant_low_payload_nan(lc);
       std::vector<uint32_t> got(lc.call.M * lc.call.N, kernels::kPoison);
       kernels::library_gemm(engine, lc.call, lc.algo, lc.A.data(), lc.B.data(), lc.C.data(), got.data());
       require_equal(lc, reference_d(lc), got, "the " + name + " engine against the reference", name);
@@ -233,81 +250,52 @@ std::vector<uint32_t> plain_chain(const LibraryCase& lc) {
 }
 
 std::vector<GroupOutcome> check_one_slice(const Scope&, const Budget& budget) {
-  std::vector<GroupOutcome> out;
-  for (const CallType& type : call_types()) {
-    const std::string group = "library-one-slice/" + type.name();
-    ref::LibraryCall probe;
-    probe.a = type.a;
-    probe.b = type.b;
-    probe.K = 16;
-    if (auto why = ref::library_refuses(probe)) {
-      out.push_back(not_applicable(group, "the library refuses it: " + *why));
-      continue;
+  return per_call_type("library-one-slice", budget, [](const CallType& type) {
+    LibraryCase lc;
+    lc.call = draw_call(type, {FormatId::fp32, FormatId::bf16, FormatId::fp16}, 300);
+    lc.algo.algo_id = *rc::gen::elementOf(algo_ids());
+    lc.algo.stage_k = *rc::gen::elementOf(std::vector<size_t>{0, 8, 16, 32});
+    // A tf32 K tail runs its residue first (rule 3), which is not the plain chain: K is taken up to a
+    // multiple of the residue's block.
+    ref::LibraryPlan plan = ref::plan_library_gemm(lc.call, lc.algo);
+    if (plan.residue_first && lc.call.K % plan.residue_first) {
+      lc.call.K = (lc.call.K + plan.residue_first - 1) / plan.residue_first * plan.residue_first;
+      plan = ref::plan_library_gemm(lc.call, lc.algo);
     }
-    out.push_back(run_group(group, Expect::holds, "", budget, [&] {
-      LibraryCase lc;
-      lc.call = draw_call(type, {FormatId::fp32, FormatId::bf16, FormatId::fp16}, 300);
-      lc.algo.algo_id = *rc::gen::elementOf(algo_ids());
-      lc.algo.stage_k = *rc::gen::elementOf(std::vector<size_t>{0, 8, 16, 32});
-      // A tf32 K tail runs its residue first (rule 3), which is not the plain chain: K is taken up to
-      // a multiple of the residue's block.
-      ref::LibraryPlan plan = ref::plan_library_gemm(lc.call, lc.algo);
-      if (plan.residue_first && lc.call.K % plan.residue_first) {
-        lc.call.K = (lc.call.K + plan.residue_first - 1) / plan.residue_first * plan.residue_first;
-        plan = ref::plan_library_gemm(lc.call, lc.algo);
-      }
-      if (plan.residue_first && lc.call.K % plan.residue_first) discard("a tf32 K tail runs its residue first");
-      draw_family_operands_into(lc);
-      // A quarter of the tf32 cases hold an fp32 NaN whose payload lies only in the 13 bits tf32 drops:
-      // a NaN to the library (on an H200), which the families almost never draw.
-      if (lc.call.a == FormatId::tf32 && *rc::gen::inRange(0, 4) == 0)
-        lc.A[*rc::gen::inRange<size_t>(0, lc.A.size())] = 0x7F800000u | *rc::gen::inRange<uint32_t>(1, 0x2000);
-      require_equal(lc, plain_chain(lc), reference_d(lc), "one slice against the plain chain (expected)", "reference");
-    }));
-  }
-  return out;
+    if (plan.residue_first && lc.call.K % plan.residue_first) discard("a tf32 K tail runs its residue first");
+    draw_family_operands_into(lc);
+    maybe_plant_low_payload_nan(lc);
+    require_equal(lc, plain_chain(lc), reference_d(lc), "one slice against the plain chain (expected)", "reference");
+  });
 }
 
 // --- library-slices-cover-k --------------------------------------------------------------------------------
 std::vector<GroupOutcome> check_slices(const Scope&, const Budget& budget) {
-  std::vector<GroupOutcome> out;
-  for (const CallType& type : call_types()) {
-    const std::string group = "library-slices-cover-k/" + type.name();
-    ref::LibraryCall probe;
-    probe.a = type.a;
-    probe.b = type.b;
-    probe.K = 16;
-    if (auto why = ref::library_refuses(probe)) {
-      out.push_back(not_applicable(group, "the library refuses it: " + *why));
-      continue;
-    }
-    out.push_back(run_group(group, Expect::holds, "", budget, [&] {
-      LibraryCase lc;
-      lc.call = draw_call(type, {FormatId::fp32}, 600);
-      lc.call.beta = *rc::gen::elementOf(std::vector<float>{0.0f, 1.0f});
-      lc.algo = draw_algo(16);
-      const ref::LibraryCall& c = lc.call;
-      // Every partial sum exact: in the FP8 accumulator (14 bits), fp32 and the tensor core's alignment.
-      const long total = 1L << 13;
-      const long op = std::min({exact_integer_limit(c.a), exact_integer_limit(c.b),
-                                static_cast<long>(std::sqrt(static_cast<double>(total / 2) / static_cast<double>(c.K)))});
-      if (op < 1) discard("K too long for exact small integers");
-      const auto ints = [](size_t n, long limit) { return *rc::gen::container<std::vector<long>>(n, small_integer(limit)); };
-      const auto a = ints(c.M * c.K, op), b = ints(c.K * c.N, op), cc = ints(c.M * c.N, total / 2);
-      lc.A = encode_integers(c.a, a);
-      lc.B = encode_integers(c.b, b);
-      lc.C = encode_integers(c.c, cc);
-      std::vector<uint32_t> want(c.M * c.N);
-      for (size_t m = 0; m < c.M; ++m)
-        for (size_t n = 0; n < c.N; ++n) {
-          long s = c.beta != 0.0f ? cc[m * c.N + n] : 0;
-          for (size_t k = 0; k < c.K; ++k) s += a[m * c.K + k] * b[k * c.N + n];
-          want[m * c.N + n] = as_bits(static_cast<float>(s));
-        }
-      require_equal(lc, want, reference_d(lc), "the exact integer sum (every k once)", "reference");
-    }));
-  }
-  return out;
+  return per_call_type("library-slices-cover-k", budget, [](const CallType& type) {
+    LibraryCase lc;
+    lc.call = draw_call(type, {FormatId::fp32}, 600);
+    lc.call.beta = *rc::gen::elementOf(std::vector<float>{0.0f, 1.0f});
+    lc.algo = draw_algo(16);
+    const ref::LibraryCall& c = lc.call;
+    // Every partial sum exact: in the FP8 accumulator (14 bits), fp32 and the tensor core's alignment.
+    const long total = 1L << 13;
+    const long op = std::min({exact_integer_limit(c.a), exact_integer_limit(c.b),
+                              static_cast<long>(std::sqrt(static_cast<double>(total / 2) / static_cast<double>(c.K)))});
+    if (op < 1) discard("K too long for exact small integers");
+    const auto ints = [](size_t n, long limit) { return *rc::gen::container<std::vector<long>>(n, small_integer(limit)); };
+    const auto a = ints(c.M * c.K, op), b = ints(c.K * c.N, op), cc = ints(c.M * c.N, total / 2);
+    lc.A = encode_integers(c.a, a);
+    lc.B = encode_integers(c.b, b);
+    lc.C = encode_integers(c.c, cc);
+    std::vector<uint32_t> want(c.M * c.N);
+    for (size_t m = 0; m < c.M; ++m)
+      for (size_t n = 0; n < c.N; ++n) {
+        long s = c.beta != 0.0f ? cc[m * c.N + n] : 0;
+        for (size_t k = 0; k < c.K; ++k) s += a[m * c.K + k] * b[k * c.N + n];
+        want[m * c.N + n] = as_bits(static_cast<float>(s));
+      }
+    require_equal(lc, want, reference_d(lc), "the exact integer sum (every k once)", "reference");
+  });
 }
 
 }  // namespace

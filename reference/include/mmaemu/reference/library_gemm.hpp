@@ -7,7 +7,8 @@
 // The rules, per output element:
 //   1. Main loop, per K slice, from +0: 16-bit inputs chain wgmma k16 blocks, FP8 inputs wgmma k32
 //      blocks (the e8m13 accumulator), tf32 wgmma k8 blocks on inputs rounded to tf32 to nearest-even
-//      (the library converts fp32 -> tf32, the tensor core would truncate), fp32 (SIMT) an FMA chain.
+//      (the library converts fp32 -> tf32, the tensor core would truncate; an fp32 NaN stays a NaN even
+//      when its payload lies only in the bits tf32 drops: reports/h200/t5), fp32 (SIMT) an FMA chain.
 //   2. FP8 without fast accumulation: the tensor-core accumulator is added into an fp32 accumulator
 //      (IEEE, nearest-even) every `promotion_k` = 128 products, starting again from +0.
 //   3. Split-K into S slices: K is dealt in grains of 128 bytes of A (64 16-bit, 32 tf32 and fp32, 128
