@@ -1,10 +1,12 @@
 // mma.sync recording kernels: one warp per tile, fragments gathered from the contract layout.
 #include <cstdint>
 
-#include "fragment_layout.hpp"
+#include "kernels/cuda/fragment_layout.hpp"
 #include "kernel_table.hpp"
 
 namespace mmaemu::record {
+
+namespace layout = kernels::layout;
 namespace {
 
 // The instruction with f32 accumulators: A in 4 registers, B in 2, C and D in 4 (raw bits through

@@ -3,10 +3,12 @@
 // the accumulator registers and the instruction runs with scale-d = 1 (D = A*B + C).
 #include <cstdint>
 
-#include "fragment_layout.hpp"
+#include "kernels/cuda/fragment_layout.hpp"
 #include "kernel_table.hpp"
 
 namespace mmaemu::record {
+
+namespace layout = kernels::layout;
 namespace {
 
 // Shared-memory matrix descriptor (PTX ISA "Matrix Descriptor Format"): start address, leading and

@@ -9,13 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "harness/record/fragment_layout.hpp"
+#include "fragment_layout.hpp"
 #include "mutants/switch.hpp"
 #include "tc_instructions.cuh"
 
 namespace mmaemu::kernels::tc {
-
-namespace layout = record::layout;
 
 template <class Operand, class Acc>
 struct GemmArgs {

@@ -11,7 +11,7 @@
 #pragma once
 #include <cstdint>
 
-#include "harness/record/fragment_layout.hpp"
+#include "fragment_layout.hpp"
 
 namespace mmaemu::kernels::tc {
 
@@ -88,8 +88,8 @@ MMAEMU_TC_FP8(e5m2, e5m2)
 __device__ inline uint64_t smem_descriptor(const void* smem) {
   const uint32_t addr = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
   return static_cast<uint64_t>((addr & 0x3FFFF) >> 4) |
-         static_cast<uint64_t>(record::layout::kLeadingByteOffset >> 4) << 16 |
-         static_cast<uint64_t>(record::layout::kStrideByteOffset >> 4) << 32;
+         static_cast<uint64_t>(layout::kLeadingByteOffset >> 4) << 16 |
+         static_cast<uint64_t>(layout::kStrideByteOffset >> 4) << 32;
 }
 
 // fence, issue, commit and wait in one statement: the accumulator registers are never touched while the

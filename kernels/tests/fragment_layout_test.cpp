@@ -1,12 +1,12 @@
 // The fragment maps must be bijections onto their matrices, or some element is never (or twice) fed.
-#include "fragment_layout.hpp"
+#include "kernels/cuda/fragment_layout.hpp"
 
 #include <gtest/gtest.h>
 
 #include <set>
 #include <utility>
 
-namespace mmaemu::record::layout {
+namespace mmaemu::kernels::layout {
 namespace {
 
 TEST(FragmentLayout, MmaSyncMapsCoverEachElementOnce) {
@@ -81,4 +81,4 @@ TEST(FragmentLayout, KMajorSharedLayoutIsDenseAndDisjoint) {
 }
 
 }  // namespace
-}  // namespace mmaemu::record::layout
+}  // namespace mmaemu::kernels::layout

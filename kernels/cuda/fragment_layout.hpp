@@ -7,16 +7,12 @@
 //   wgmma A and B in shared memory ("Shared Memory Matrix Layout"), K-major without swizzling: 8 x 16-byte
 //     core matrices stored contiguously (128 bytes), the two core matrices along K kLeadingByteOffset
 //     apart and successive groups of 8 rows kStrideByteOffset apart.
-// Shared by the kernels and the host tests that prove the maps are bijections.
+// A fact of the hardware, so it lives with the kernels (the tc backend feeds the tensor cores with it);
+// the recorder (harness/record) uses it too, and the host tests prove the maps are bijections.
 #pragma once
+#include "kernels/arith/hd.hpp"
 
-#if defined(__CUDACC__)
-#define MMAEMU_HD __host__ __device__
-#else
-#define MMAEMU_HD
-#endif
-
-namespace mmaemu::record::layout {
+namespace mmaemu::kernels::layout {
 
 struct RowCol {
   int row, col;
@@ -53,4 +49,4 @@ MMAEMU_HD constexpr int kmajor_offset(int row, int k, int bytes) {
          (k % per_core_row) * bytes;
 }
 
-}  // namespace mmaemu::record::layout
+}  // namespace mmaemu::kernels::layout
