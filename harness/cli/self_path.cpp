@@ -1,8 +1,5 @@
 #include "self_path.hpp"
 
-#include <unistd.h>
-
-#include <climits>
 #include <filesystem>
 
 #ifndef MMAEMU_BUILD_DIR
@@ -10,13 +7,6 @@
 #endif
 
 namespace mmaemu::cli {
-
-std::string self_path() {
-  char buf[PATH_MAX];
-  const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-  if (n <= 0) return "mmaemu";
-  return std::string(buf, static_cast<size_t>(n));
-}
 
 std::string build_dir() {
   // A build carried to another machine (an H200 without a compiler) sits at another path than the

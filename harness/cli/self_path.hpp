@@ -1,11 +1,10 @@
-// This very program's path, wherever it was started from: {mmaemu} in T4 test commands and the
-// program T6's harness section and the main job run.
+// Where this build lies: {build} in T4 test commands. (This program's own path: core/self_path.hpp.)
 #pragma once
 #include <string>
 
-namespace mmaemu::cli {
+#include "../core/self_path.hpp"
 
-std::string self_path();
+namespace mmaemu::cli {
 
 // {build} in T4 test commands: where this build put the test programs.
 std::string build_dir();

@@ -176,7 +176,7 @@ DeviceCodeListing list_device_code(const fs::path& build_dir, const std::vector<
     }
     // cuobjdump extracts into its working directory; the names it gives come from the binary, so
     // they and the hashes are the same whatever directory this is.
-    ScratchDir scratch;
+    ScratchDir scratch("mmaemu-signoff");
     const size_t problems_before = listing.problems.size();
     std::vector<ListedModule> listed = list_kind(cuobjdump, file, binary, "elf", scratch.path(), listing.problems);
     const std::vector<ListedModule> ptx = list_kind(cuobjdump, file, binary, "ptx", scratch.path(), listing.problems);

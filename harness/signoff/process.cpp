@@ -12,21 +12,10 @@
 namespace mmaemu::signoff {
 namespace fs = std::filesystem;
 
-ScratchDir::ScratchDir() {
-  std::string tmpl = (fs::temp_directory_path() / "mmaemu-signoff-XXXXXX").string();
-  if (!::mkdtemp(tmpl.data())) throw std::runtime_error("cannot create a temporary directory under " + tmpl);
-  path_ = tmpl;
-}
-
-ScratchDir::~ScratchDir() {
-  std::error_code ec;
-  fs::remove_all(path_, ec);
-}
-
 ProgramOutput run_program(const std::vector<std::string>& argv, const fs::path& workdir, double timeout_seconds) {
   // The output goes to a log in a directory of its own, so that a program writing files into
   // `workdir` (cuobjdump -xelf) never meets it.
-  ScratchDir logs;
+  ScratchDir logs("mmaemu-signoff");
   ChildRequest request;
   request.argv = argv;
   request.workdir = workdir;

@@ -1,25 +1,15 @@
 // The sign-off's outside programs (git, cuobjdump): run one with a time limit in a working directory
 // and read back everything it printed. The child runs through the campaign runner of T4
-// (harness/core/child_process.hpp), which already handles process groups and time limits.
+// (harness/core/child_process.hpp), which already handles process groups and time limits; their files go
+// to a ScratchDir (harness/core/scratch_dir.hpp).
 #pragma once
 #include <filesystem>
 #include <string>
 #include <vector>
 
+#include "../core/scratch_dir.hpp"
+
 namespace mmaemu::signoff {
-
-// A fresh directory under the system's temp directory, removed with everything in it when it goes.
-class ScratchDir {
- public:
-  ScratchDir();
-  ~ScratchDir();
-  ScratchDir(const ScratchDir&) = delete;
-  ScratchDir& operator=(const ScratchDir&) = delete;
-  const std::filesystem::path& path() const { return path_; }
-
- private:
-  std::filesystem::path path_;
-};
 
 struct ProgramOutput {
   bool ran = false;       // false: it could not be started, or it was killed (`error` says why)

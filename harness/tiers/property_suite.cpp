@@ -1,8 +1,5 @@
 #include "property_suite.hpp"
 
-#include <stdlib.h>
-#include <unistd.h>
-
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -11,6 +8,8 @@
 #include "../core/atomic_file.hpp"
 #include "../core/errors.hpp"
 #include "../core/npy.hpp"
+#include "../core/scratch_dir.hpp"
+#include "../core/self_path.hpp"
 #include "../properties/property.hpp"
 #include "decline_rules.hpp"
 #include "kernel_conformance_plan.hpp"
@@ -77,24 +76,6 @@ int read_cases(const SuiteSpec& spec) {
   return static_cast<int>(n);
 }
 
-// A fresh scratch directory for the reader properties' files, removed when the suite ends.
-class Scratch {
- public:
-  Scratch() {
-    std::string templ = (fs::temp_directory_path() / "mmaemu-t5-XXXXXX").string();
-    if (!::mkdtemp(templ.data())) throw std::runtime_error("cannot create a scratch directory under " + fs::temp_directory_path().string());
-    path_ = templ;
-  }
-  ~Scratch() {
-    std::error_code ec;
-    fs::remove_all(path_, ec);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
-
 std::string file_safe(std::string s) {
   for (char& ch : s)
     if (ch == '/' || ch == ' ') ch = '_';
@@ -146,15 +127,11 @@ SuiteResult run_properties(const SuiteSpec& spec) {
   scope.backends = tiers::read_backends(spec, "backends", kernels::backends(), false);
   scope.library_engines = engines;
   scope.profiles = profiles;
-  scope.mmaemu = [] {
-    char buf[4096];
-    const ssize_t n = ::readlink("/proc/self/exe", buf, sizeof buf - 1);
-    return n > 0 ? std::string(buf, static_cast<size_t>(n)) : std::string("mmaemu");
-  }();
+  scope.mmaemu = self_path();
   std::vector<std::string> runs;
   for (const kernels::Backend* b : scope.backends) runs.push_back(b->name());
   const tiers::DeclineRules rules = tiers::DeclineRules::read(spec, &runs);
-  const Scratch scratch;
+  const ScratchDir scratch("mmaemu-t5");
   scope.scratch = scratch.path();
   const uint64_t seed = spec.number("seed", 1);
   const fs::path ce_root = spec.report_dir / "properties" / spec.id();
