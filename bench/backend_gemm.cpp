@@ -1,8 +1,8 @@
-#include "backend_gemm.hpp"
+#include "bench/backend_gemm.hpp"
 
 #include <chrono>
 
-#include "cuda_support.hpp"
+#include "bench/cuda_support.hpp"
 
 namespace mmaemu::bench {
 

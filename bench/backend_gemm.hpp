@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "gemm_inputs.hpp"
+#include "bench/gemm_inputs.hpp"
 
 namespace mmaemu::bench {
 

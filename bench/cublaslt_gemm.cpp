@@ -1,9 +1,9 @@
-#include "cublaslt_gemm.hpp"
+#include "bench/cublaslt_gemm.hpp"
 
 #include <cuda_runtime.h>
 
-#include "cuda_support.hpp"
-#include "lt_live.hpp"
+#include "bench/cuda_support.hpp"
+#include "harness/cublaslt/lt_live.hpp"
 
 namespace mmaemu::bench {
 namespace {

@@ -1,4 +1,4 @@
-#include "cuda_support.hpp"
+#include "bench/cuda_support.hpp"
 
 #include <algorithm>
 #include <utility>

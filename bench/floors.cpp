@@ -1,4 +1,4 @@
-#include "floors.hpp"
+#include "bench/floors.hpp"
 
 #include <cstdio>
 

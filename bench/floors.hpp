@@ -5,8 +5,8 @@
 #include <optional>
 #include <string>
 
-#include "cuda_support.hpp"
-#include "gemm_inputs.hpp"
+#include "bench/cuda_support.hpp"
+#include "bench/gemm_inputs.hpp"
 
 namespace mmaemu::bench {
 

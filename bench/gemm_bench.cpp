@@ -1,12 +1,12 @@
-#include "gemm_bench.hpp"
+#include "bench/gemm_bench.hpp"
 
 #include <cstdio>
 #include <cstdlib>
 
-#include "../harness/core/errors.hpp"
-#include "backend_gemm.hpp"
-#include "cublaslt_gemm.hpp"
-#include "provenance.hpp"
+#include "harness/core/errors.hpp"
+#include "bench/backend_gemm.hpp"
+#include "bench/cublaslt_gemm.hpp"
+#include "harness/record/provenance.hpp"
 
 #ifndef MMAEMU_BENCH_GIT_COMMIT
 #define MMAEMU_BENCH_GIT_COMMIT "unknown"

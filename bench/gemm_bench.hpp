@@ -9,9 +9,9 @@
 #include <utility>
 #include <vector>
 
-#include "floors.hpp"
-#include "gemm_inputs.hpp"
-#include "sample_stats.hpp"
+#include "bench/floors.hpp"
+#include "bench/gemm_inputs.hpp"
+#include "bench/sample_stats.hpp"
 
 namespace mmaemu::bench {
 

@@ -1,11 +1,11 @@
-#include "gemm_inputs.hpp"
+#include "bench/gemm_inputs.hpp"
 
 #include <charconv>
 #include <cstring>
 #include <string>
 
-#include "../harness/core/errors.hpp"
-#include "generators/families.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/generators/families.hpp"
 
 namespace mmaemu::bench {
 

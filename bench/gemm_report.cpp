@@ -1,4 +1,4 @@
-#include "gemm_report.hpp"
+#include "bench/gemm_report.hpp"
 
 #include <cstdio>
 #include <sstream>

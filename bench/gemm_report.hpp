@@ -5,7 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "gemm_bench.hpp"
+#include "bench/gemm_bench.hpp"
 
 namespace mmaemu::bench {
 

@@ -6,11 +6,11 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
-#include "../harness/core/atomic_file.hpp"
-#include "../harness/core/errors.hpp"
-#include "cuda_support.hpp"
-#include "gemm_bench.hpp"
-#include "gemm_report.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "bench/cuda_support.hpp"
+#include "bench/gemm_bench.hpp"
+#include "bench/gemm_report.hpp"
 
 namespace {
 

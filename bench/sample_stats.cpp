@@ -1,4 +1,4 @@
-#include "sample_stats.hpp"
+#include "bench/sample_stats.hpp"
 
 #include <algorithm>
 #include <cmath>

@@ -1,7 +1,6 @@
 // The ladder: every backend, fastest first, ending with the reference; `auto` takes the first that
 // does not decline and keeps the reasons of those that did.
 #include "kernels/registry.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels {
 
@@ -45,12 +44,7 @@ LadderChoice choose_backend(const std::string& name_or_auto, const ref::Instruct
     for (const Backend* b : backends()) {
       if (auto why = b->declines(model, shape, wants_trace)) {
         choice.declined.emplace_back(b->name(), *why);
-        if (MMAEMU_MUTANT(63)) {  // the ladder takes a backend that declined
-          choice.chosen = b;
-          break;
-        } else {
-          continue;
-        }
+        continue;
       }
       choice.chosen = b;
       break;
@@ -62,9 +56,6 @@ LadderChoice choose_backend(const std::string& name_or_auto, const ref::Instruct
     choice.declined.emplace_back(name_or_auto, "unknown backend (this build has: " + known_names() + ")");
   } else if (auto why = b->declines(model, shape, wants_trace)) {
     choice.declined.emplace_back(b->name(), *why);
-    if (MMAEMU_MUTANT(64)) choice.chosen = b;  // a named backend that declined is run anyway
-  } else if (MMAEMU_MUTANT(95)) {  // identity control
-    choice.chosen = b;
   } else {
     choice.chosen = b;
   }

@@ -1,13 +1,12 @@
-// Mutant schemata: every mutant is compiled in behind a switch read at run time, so that one build
-// serves a whole mutation campaign (the approach of Mull and Dextool). A mutant is active when the
-// environment variable MMAEMU_MUTANT holds its numeric id; with the variable unset no mutant is
-// active and every switch is false.
+// The switch of the mutant overlay (mutants/overlay/patch.hpp): the woven copies of the production
+// files put each mutant behind MMAEMU_MUTANT(id). Only mutant programs compile them; production code
+// never includes this file.
 //
-//   if (MMAEMU_MUTANT(12)) { ...faulty variant... } else { ...original... }
-//
-// In GPU device code a run-time switch would distort the kernel (registers, divergence), so there
-// MMAEMU_MUTANT(id) is false unless the translation unit is built as that mutant's own compile-time
-// variant with -DMMAEMU_MUTANT_FIXED=id (the harness builds such variants itself).
+// On the host the switch is read at run time, so that one twin program serves a whole campaign (the
+// mutant schemata of Mull and Dextool): a mutant is active when the environment variable MMAEMU_MUTANT
+// holds its id. In GPU device code a run-time switch would distort the kernel (registers, divergence),
+// so there MMAEMU_MUTANT(id) is false unless the translation unit is built as that mutant's own
+// compile-time variant with -DMMAEMU_MUTANT_FIXED=id (cmake/MmaemuMutants.cmake).
 #pragma once
 
 namespace mmaemu::mutants {

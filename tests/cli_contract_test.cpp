@@ -2,8 +2,8 @@
 // that name the file (and line), and `mmaemu mma` reproducing recorded hardware bits.
 #include <gtest/gtest.h>
 
-#include "lt_plan.hpp"
-#include "lt_recording.hpp"
+#include "harness/cublaslt/lt_plan.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 #include <sys/wait.h>
 
 #include <array>
@@ -12,8 +12,8 @@
 #include <fstream>
 #include <iterator>
 
-#include "../harness/core/npy.hpp"
-#include "../harness/core/operands.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/operands.hpp"
 
 namespace fs = std::filesystem;
 using mmaemu::NpyArray;

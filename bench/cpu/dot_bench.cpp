@@ -1,4 +1,4 @@
-#include "dot_bench.hpp"
+#include "bench/cpu/dot_bench.hpp"
 
 #include <benchmark/benchmark.h>
 
@@ -9,8 +9,8 @@
 #include <sstream>
 #include <thread>
 
-#include "../../harness/core/errors.hpp"
-#include "dot_cases.hpp"
+#include "harness/core/errors.hpp"
+#include "bench/cpu/dot_cases.hpp"
 
 namespace mmaemu::bench {
 namespace {

@@ -11,7 +11,7 @@
 #include <vector>
 
 #include "mmaemu/reference/model.hpp"
-#include "sample_stats.hpp"
+#include "bench/sample_stats.hpp"
 
 namespace mmaemu::bench {
 

@@ -1,8 +1,8 @@
-#include "dot_cases.hpp"
+#include "bench/cpu/dot_cases.hpp"
 
 #include <cmath>
 
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/params_from_profile.hpp"
 

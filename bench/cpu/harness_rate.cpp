@@ -1,10 +1,10 @@
-#include "harness_rate.hpp"
+#include "bench/cpu/harness_rate.hpp"
 
 #include <atomic>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../../harness/core/child_process.hpp"
+#include "harness/core/child_process.hpp"
 
 namespace mmaemu::bench {
 namespace {

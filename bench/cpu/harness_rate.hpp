@@ -8,8 +8,8 @@
 #include <string>
 #include <vector>
 
-#include "dot_bench.hpp"
-#include "sample_stats.hpp"
+#include "bench/cpu/dot_bench.hpp"
+#include "bench/sample_stats.hpp"
 
 namespace mmaemu::bench {
 

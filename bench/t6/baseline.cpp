@@ -1,8 +1,8 @@
-#include "baseline.hpp"
+#include "bench/t6/baseline.hpp"
 
 #include <map>
 
-#include "../../harness/core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::t6 {
 

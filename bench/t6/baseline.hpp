@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "rate_row.hpp"
+#include "bench/t6/rate_row.hpp"
 
 namespace mmaemu::t6 {
 

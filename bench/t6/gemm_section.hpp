@@ -7,9 +7,9 @@
 #include <string>
 #include <vector>
 
-#include "cpu/dot_bench.hpp"
-#include "sample_stats.hpp"
-#include "t6_spec.hpp"
+#include "bench/cpu/dot_bench.hpp"
+#include "bench/sample_stats.hpp"
+#include "bench/t6/t6_spec.hpp"
 
 namespace mmaemu::t6 {
 

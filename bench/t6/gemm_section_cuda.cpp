@@ -1,9 +1,9 @@
 // The GPU part of T6 with CUDA: the tier's gemm section as options of the GEMM benchmark.
-#include "cublaslt_gemm.hpp"
-#include "cuda_support.hpp"
-#include "gemm_bench.hpp"
-#include "gemm_report.hpp"
-#include "gemm_section.hpp"
+#include "bench/cublaslt_gemm.hpp"
+#include "bench/cuda_support.hpp"
+#include "bench/gemm_bench.hpp"
+#include "bench/gemm_report.hpp"
+#include "bench/t6/gemm_section.hpp"
 
 namespace mmaemu::t6 {
 namespace {

@@ -1,5 +1,5 @@
 // The GPU part of T6 in a build without CUDA: it skips, saying why.
-#include "gemm_section.hpp"
+#include "bench/t6/gemm_section.hpp"
 
 namespace mmaemu::t6 {
 

@@ -1,4 +1,4 @@
-#include "progress.hpp"
+#include "bench/t6/progress.hpp"
 
 #include <unistd.h>
 

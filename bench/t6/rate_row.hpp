@@ -4,7 +4,7 @@
 #include <optional>
 #include <string>
 
-#include "sample_stats.hpp"
+#include "bench/sample_stats.hpp"
 
 namespace mmaemu::t6 {
 

@@ -1,4 +1,4 @@
-#include "svg_plot.hpp"
+#include "bench/t6/svg_plot.hpp"
 
 #include <algorithm>
 #include <cmath>
@@ -6,7 +6,7 @@
 #include <map>
 #include <sstream>
 
-#include "../../harness/core/report_junit.hpp"
+#include "harness/core/report_junit.hpp"
 
 namespace mmaemu::t6 {
 namespace {

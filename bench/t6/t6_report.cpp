@@ -1,4 +1,4 @@
-#include "t6_report.hpp"
+#include "bench/t6/t6_report.hpp"
 
 #include <cstdio>
 #include <map>

@@ -5,8 +5,8 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
-#include "svg_plot.hpp"
-#include "t6_result.hpp"
+#include "bench/t6/svg_plot.hpp"
+#include "bench/t6/t6_result.hpp"
 
 namespace mmaemu::t6 {
 

@@ -1,4 +1,4 @@
-#include "t6_result.hpp"
+#include "bench/t6/t6_result.hpp"
 
 namespace mmaemu::t6 {
 

@@ -5,12 +5,12 @@
 #include <string>
 #include <vector>
 
-#include "../../harness/core/result.hpp"
-#include "baseline.hpp"
-#include "cpu/dot_bench.hpp"
-#include "cpu/harness_rate.hpp"
-#include "gemm_section.hpp"
-#include "rate_row.hpp"
+#include "harness/core/result.hpp"
+#include "bench/t6/baseline.hpp"
+#include "bench/cpu/dot_bench.hpp"
+#include "bench/cpu/harness_rate.hpp"
+#include "bench/t6/gemm_section.hpp"
+#include "bench/t6/rate_row.hpp"
 
 namespace mmaemu::t6 {
 

@@ -1,15 +1,15 @@
-#include "t6_runner.hpp"
+#include "bench/t6/t6_runner.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <iostream>
 
-#include "../../harness/core/atomic_file.hpp"
-#include "../../harness/core/errors.hpp"
-#include "../../harness/tiers/run_info.hpp"
-#include "progress.hpp"
-#include "t6_report.hpp"
-#include "t6_spec.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/run_info.hpp"
+#include "bench/t6/progress.hpp"
+#include "bench/t6/t6_report.hpp"
+#include "bench/t6/t6_spec.hpp"
 
 namespace mmaemu::t6 {
 namespace {

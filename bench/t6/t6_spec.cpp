@@ -1,11 +1,11 @@
-#include "t6_spec.hpp"
+#include "bench/t6/t6_spec.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "../../harness/core/errors.hpp"
-#include "../../harness/tiers/tier_schema.hpp"
-#include "gemm_inputs.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/tier_schema.hpp"
+#include "bench/gemm_inputs.hpp"
 
 namespace mmaemu::t6 {
 namespace {

@@ -39,8 +39,8 @@
 #include <string>
 #include <vector>
 
-#include "cpu/dot_bench.hpp"
-#include "cpu/harness_rate.hpp"
+#include "bench/cpu/dot_bench.hpp"
+#include "bench/cpu/harness_rate.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 

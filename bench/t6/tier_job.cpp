@@ -1,8 +1,8 @@
-#include "tier_job.hpp"
+#include "bench/t6/tier_job.hpp"
 
-#include "../../harness/core/errors.hpp"
-#include "t6_runner.hpp"
-#include "t6_spec.hpp"
+#include "harness/core/errors.hpp"
+#include "bench/t6/t6_runner.hpp"
+#include "bench/t6/t6_spec.hpp"
 
 namespace mmaemu::t6 {
 

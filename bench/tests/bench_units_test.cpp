@@ -2,10 +2,10 @@
 // narrowing to storage width and the floors. No GPU needed.
 #include <gtest/gtest.h>
 
-#include "../harness/core/errors.hpp"
-#include "floors.hpp"
-#include "gemm_inputs.hpp"
-#include "sample_stats.hpp"
+#include "harness/core/errors.hpp"
+#include "bench/floors.hpp"
+#include "bench/gemm_inputs.hpp"
+#include "bench/sample_stats.hpp"
 
 namespace mmaemu::bench {
 namespace {

@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "../cuda_support.hpp"
+#include "bench/cuda_support.hpp"
 
 namespace {
 

@@ -1,9 +1,9 @@
 // `mmaemu bench T6.yaml`: the throughput tier (T6): the reference's and the kernels' arithmetic on the
 // CPU beside a float loop, the harness's cases per second, and the GPU backends' GEMM beside cuBLASLt;
 // JSON, Markdown and an SVG plot, compared with a baseline when given one.
-#include "commands.hpp"
-#include "self_path.hpp"
-#include "t6/t6_runner.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/self_path.hpp"
+#include "bench/t6/t6_runner.hpp"
 
 namespace mmaemu::cli {
 

@@ -2,10 +2,10 @@
 // after leaving out what differs between any two runs (timings, dates, commits, hosts, paths).
 #include <iostream>
 
-#include "../core/atomic_file.hpp"
-#include "../core/errors.hpp"
-#include "../reportio/differences_output.hpp"
-#include "commands.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/reportio/differences_output.hpp"
+#include "harness/cli/commands.hpp"
 
 namespace mmaemu::cli {
 

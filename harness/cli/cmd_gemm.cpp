@@ -7,14 +7,14 @@
 #include <memory>
 #include <string>
 
-#include "../core/errors.hpp"
-#include "../core/npy.hpp"
-#include "../core/operands.hpp"
-#include "cmd_gemm_library.hpp"
-#include "commands.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/operands.hpp"
+#include "harness/cli/cmd_gemm_library.hpp"
+#include "harness/cli/commands.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
-#include "run_backend.hpp"
+#include "harness/cli/run_backend.hpp"
 
 namespace mmaemu::cli {
 namespace {

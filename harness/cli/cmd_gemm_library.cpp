@@ -8,12 +8,12 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../core/errors.hpp"
-#include "../core/npy.hpp"
-#include "../core/operands.hpp"
-#include "cmd_gemm_library.hpp"
-#include "lt_model.hpp"
-#include "lt_resolver.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/operands.hpp"
+#include "harness/cli/cmd_gemm_library.hpp"
+#include "harness/cublaslt/lt_model.hpp"
+#include "harness/cublaslt/lt_resolver.hpp"
 
 namespace mmaemu::cli {
 namespace {

@@ -2,10 +2,10 @@
 #include <iostream>
 #include <map>
 
-#include "../core/host_info.hpp"
-#include "../properties/property.hpp"
-#include "commands.hpp"
-#include "devices.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/properties/property.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/devices.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 

@@ -2,11 +2,11 @@
 // report directory per shard) merged into what one machine would have written.
 #include <iostream>
 
-#include "../core/errors.hpp"
-#include "../reportio/merge_directories.hpp"
-#include "../signoff/merge_signoffs.hpp"
-#include "../signoff/signoff_report.hpp"
-#include "commands.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/reportio/merge_directories.hpp"
+#include "harness/signoff/merge_signoffs.hpp"
+#include "harness/signoff/signoff_report.hpp"
+#include "harness/cli/commands.hpp"
 
 namespace mmaemu::cli {
 

@@ -1,13 +1,13 @@
 // `mmaemu mma`: one instruction over T tiles, from .npy operands, per the contract in DESIGN.md.
 #include <iostream>
 
-#include "../core/errors.hpp"
-#include "../core/npy.hpp"
-#include "../core/operands.hpp"
-#include "commands.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/operands.hpp"
+#include "harness/cli/commands.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
-#include "run_backend.hpp"
+#include "harness/cli/run_backend.hpp"
 
 namespace mmaemu::cli {
 namespace {

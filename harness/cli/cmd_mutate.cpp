@@ -2,11 +2,11 @@
 // the kill matrix and the mutation score.
 #include <iostream>
 
-#include "../core/errors.hpp"
-#include "../core/shard.hpp"
-#include "../mutate/campaign.hpp"
-#include "commands.hpp"
-#include "self_path.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/shard.hpp"
+#include "harness/mutate/campaign.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/self_path.hpp"
 
 namespace mmaemu::cli {
 

@@ -1,11 +1,11 @@
 // `mmaemu record`: records single-instruction results on this machine's GPU as a fixture set.
 #include <iostream>
 
-#include "../core/errors.hpp"
-#include "commands.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/cli/commands.hpp"
 #ifdef MMAEMU_HAVE_CUDA
-#include "../cublaslt/lt_record.hpp"
-#include "../record/recorder.hpp"
+#include "harness/cublaslt/lt_record.hpp"
+#include "harness/record/recorder.hpp"
 #endif
 
 namespace mmaemu::cli {

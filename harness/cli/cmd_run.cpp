@@ -1,11 +1,14 @@
 // `mmaemu run TIER.yaml...`: runs tier files of every kind (conformance suites compare, a mutation
 // tier runs its campaign, a throughput tier its benchmarks), writes reports, prints one verdict table.
-#include "../core/shard.hpp"
-#include "../mutate/tier_job.hpp"
-#include "../tiers/runner.hpp"
-#include "commands.hpp"
-#include "self_path.hpp"
-#include "t6/tier_job.hpp"
+#include "harness/core/shard.hpp"
+#include "harness/mutate/tier_job.hpp"
+#include "harness/tiers/runner.hpp"
+#include "harness/tiers/ctest_listing.hpp"
+
+#include <iostream>
+#include "harness/cli/commands.hpp"
+#include "harness/cli/self_path.hpp"
+#include "bench/t6/tier_job.hpp"
 
 namespace mmaemu::cli {
 
@@ -34,7 +37,16 @@ void add_run(CLI::App& app, int& status) {
                   "Mutation tiers: the build directory that holds their tests and compile-time variants, built elsewhere");
   cmd->add_flag("--ctest", opts->ctest, "Exit 77 when every selected suite was skipped (CTest's skip code)");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
-  cmd->callback([opts, files, report_dir, shard, prebuilt, seed, seed_opt, cases, cases_opt, &status] {
+  auto list_ctest = std::make_shared<bool>(false);
+  cmd->add_flag("--list-ctest", *list_ctest,
+                "Run nothing: print the conformance suites as CTest tests (what tiers/CMakeLists.txt registers)");
+  cmd->callback([opts, files, report_dir, shard, prebuilt, seed, seed_opt, cases, cases_opt, list_ctest, &status] {
+    if (*list_ctest) {
+      std::vector<std::filesystem::path> paths(files->begin(), files->end());
+      std::cout << ctest_listing(paths, self_path(), *report_dir);  // a bad file throws: exit 2, named
+      status = 0;
+      return;
+    }
     opts->prebuilt_variants = *prebuilt;
     if (seed_opt->count()) opts->seed = *seed;
     if (cases_opt->count()) opts->cases = *cases;

@@ -1,8 +1,8 @@
 // `mmaemu signoff PLAN.yaml --out DIR`: whether this build may be released, with the evidence.
-#include "../core/shard.hpp"
-#include "../signoff/signoff.hpp"
-#include "commands.hpp"
-#include "self_path.hpp"
+#include "harness/core/shard.hpp"
+#include "harness/signoff/signoff.hpp"
+#include "harness/cli/commands.hpp"
+#include "harness/cli/self_path.hpp"
 
 namespace mmaemu::cli {
 

@@ -1,4 +1,4 @@
-#include "devices.hpp"
+#include "harness/cli/devices.hpp"
 
 #ifdef MMAEMU_HAVE_CUDA
 #include <cuda_runtime_api.h>

@@ -2,8 +2,8 @@
 // Exit status: 0 all good, 1 a check failed, 2 unusable input (with a message naming the file).
 #include <iostream>
 
-#include "../core/errors.hpp"
-#include "commands.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/cli/commands.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 

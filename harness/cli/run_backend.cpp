@@ -1,8 +1,8 @@
-#include "run_backend.hpp"
+#include "harness/cli/run_backend.hpp"
 
 #include <iostream>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::cli {
 

@@ -1,4 +1,4 @@
-#include "self_path.hpp"
+#include "harness/cli/self_path.hpp"
 
 #include <filesystem>
 

@@ -2,7 +2,7 @@
 #pragma once
 #include <string>
 
-#include "../core/self_path.hpp"
+#include "harness/core/self_path.hpp"
 
 namespace mmaemu::cli {
 

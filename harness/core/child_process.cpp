@@ -1,4 +1,4 @@
-#include "child_process.hpp"
+#include "harness/core/child_process.hpp"
 
 #include <fcntl.h>
 #include <signal.h>
@@ -17,12 +17,16 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-// The environment of the child: ours, with MMAEMU_MUTANT set to the mutant or removed.
-std::vector<std::string> child_environment(int mutant) {
+// The environment of the child: ours, with the request's changes.
+std::vector<std::string> child_environment(const std::map<std::string, std::optional<std::string>>& changes) {
   std::vector<std::string> env;
-  for (char** e = environ; *e; ++e)
-    if (std::strncmp(*e, "MMAEMU_MUTANT=", 14) != 0) env.emplace_back(*e);
-  if (mutant != 0) env.push_back("MMAEMU_MUTANT=" + std::to_string(mutant));
+  for (char** e = environ; *e; ++e) {
+    const char* eq = std::strchr(*e, '=');
+    const std::string name = eq ? std::string(*e, static_cast<size_t>(eq - *e)) : std::string(*e);
+    if (!changes.count(name)) env.emplace_back(*e);
+  }
+  for (const auto& [name, value] : changes)
+    if (value) env.push_back(name + "=" + *value);
   return env;
 }
 
@@ -85,7 +89,7 @@ ChildResult run_child(const ChildRequest& request, const std::atomic<bool>& stop
     return r;
   }
   std::vector<std::string> args = request.argv;
-  std::vector<std::string> env = child_environment(request.mutant);
+  std::vector<std::string> env = child_environment(request.environment);
   std::vector<char*> argv = pointers(args);
   std::vector<char*> envp = pointers(env);
   // O_CLOEXEC: a log opened by one job's thread must not leak into another job's child.

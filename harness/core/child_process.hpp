@@ -1,9 +1,11 @@
 // Runs one test command as a child process in a process group of its own, with its output in a log
 // file and a time limit: on timeout (or when the campaign is interrupted) the whole group is killed,
-// so a hanging mutant, and whatever it started, never outlives its limit.
+// so a hanging test, and whatever it started, never outlives its limit.
 #pragma once
 #include <atomic>
 #include <filesystem>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -22,7 +24,8 @@ struct ChildRequest {
   std::vector<std::string> argv;       // argv[0]: a path (relative to `workdir`) or a name on PATH
   std::filesystem::path workdir;
   std::filesystem::path log;           // stdout and stderr go here (truncated first)
-  int mutant = 0;                      // MMAEMU_MUTANT=mutant in the environment; 0: the variable unset
+  // Changes to the inherited environment: a value sets the variable, nullopt removes it.
+  std::map<std::string, std::optional<std::string>> environment;
   double timeout_seconds = 0;          // 0: none
 };
 

@@ -7,7 +7,7 @@
 #include <span>
 #include <string>
 
-#include "result.hpp"
+#include "harness/core/result.hpp"
 
 namespace mmaemu {
 

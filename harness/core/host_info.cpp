@@ -1,4 +1,4 @@
-#include "host_info.hpp"
+#include "harness/core/host_info.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>

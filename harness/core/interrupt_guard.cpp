@@ -1,4 +1,4 @@
-#include "interrupt_guard.hpp"
+#include "harness/core/interrupt_guard.hpp"
 
 namespace mmaemu {
 namespace {

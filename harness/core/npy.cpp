@@ -1,13 +1,12 @@
-#include "npy.hpp"
+#include "harness/core/npy.hpp"
 
 #include <cstdint>
 #include <fstream>
 #include <regex>
 #include <sstream>
 
-#include "atomic_file.hpp"
-#include "errors.hpp"
-#include "mutants/switch.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu {
 
@@ -69,7 +68,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
   else if (descr == "'<u2'") a.word_bytes = 2;
   else if (descr == "'<u4'") a.word_bytes = 4;
   else throw InputError(file, "dtype " + descr + " is not a little-endian unsigned integer (uint8/16/32)");
-  if (dict_value(header, "fortran_order", file) != "False" && !MMAEMU_MUTANT(74))  // 74: Fortran order read as C order
+  if (dict_value(header, "fortran_order", file) != "False")
     throw InputError(file, "Fortran-order arrays are not accepted; save in C order");
   std::string shape = dict_value(header, "shape", file);
   std::regex num("\\d+");
@@ -89,7 +88,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (have < want)
     throw InputError(file, "truncated .npy data: header " + a.shape_string() + " needs " +
                                std::to_string(want) + " bytes, file has " + std::to_string(have));
-  if (have > want && !MMAEMU_MUTANT(75))  // 75: bytes past the data ignored
+  if (have > want)
     throw InputError(file, "trailing bytes after .npy data (" + std::to_string(have - want) + ")");
   a.values.resize(a.size());
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + data_off);

@@ -1,8 +1,8 @@
-#include "operands.hpp"
+#include "harness/core/operands.hpp"
 
 #include <vector>
 
-#include "errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu {
 namespace {

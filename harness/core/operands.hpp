@@ -6,7 +6,7 @@
 #include <string>
 
 #include "mmaemu/reference/instruction.hpp"
-#include "npy.hpp"
+#include "harness/core/npy.hpp"
 
 namespace mmaemu {
 

@@ -1,8 +1,8 @@
-#include "report_json.hpp"
+#include "harness/core/report_json.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "reports.hpp"
+#include "harness/core/reports.hpp"
 
 namespace mmaemu::report_json {
 namespace {
@@ -20,6 +20,11 @@ nlohmann::ordered_json suite_json(const SuiteResult& s) {
   j["seconds"] = s.seconds;
   j["position"] = s.position;
   j["pinned_profiles"] = s.pinned_profiles;
+  j["failures"] = s.failures;
+  if (s.seed) j["seed"] = *s.seed;
+  nlohmann::ordered_json coverage = nlohmann::ordered_json::object();
+  for (const auto& [backend, c] : s.coverage) coverage[backend] = {{"ran", c.ran}, {"declines", c.declines}};
+  j["coverage"] = std::move(coverage);
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& [name, count] : s.groups)
     groups[name] = {

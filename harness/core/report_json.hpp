@@ -7,7 +7,7 @@
 #pragma once
 #include <string>
 
-#include "result.hpp"
+#include "harness/core/result.hpp"
 
 namespace mmaemu::report_json {
 

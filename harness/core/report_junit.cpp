@@ -1,10 +1,10 @@
-#include "report_junit.hpp"
+#include "harness/core/report_junit.hpp"
 
 #include <cstdio>
 #include <sstream>
 #include <vector>
 
-#include "reports.hpp"
+#include "harness/core/reports.hpp"
 
 namespace mmaemu::report_junit {
 namespace {

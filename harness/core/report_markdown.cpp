@@ -1,8 +1,8 @@
-#include "report_markdown.hpp"
+#include "harness/core/report_markdown.hpp"
 
 #include <cstdio>
 
-#include "reports.hpp"
+#include "harness/core/reports.hpp"
 
 namespace mmaemu::report_markdown {
 namespace {

@@ -1,9 +1,9 @@
-#include "reports.hpp"
+#include "harness/core/reports.hpp"
 
-#include "atomic_file.hpp"
-#include "report_json.hpp"
-#include "report_junit.hpp"
-#include "report_markdown.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/report_json.hpp"
+#include "harness/core/report_junit.hpp"
+#include "harness/core/report_markdown.hpp"
 
 namespace mmaemu {
 

@@ -4,7 +4,7 @@
 #include <filesystem>
 #include <string>
 
-#include "result.hpp"
+#include "harness/core/result.hpp"
 
 namespace mmaemu {
 

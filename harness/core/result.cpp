@@ -1,4 +1,4 @@
-#include "result.hpp"
+#include "harness/core/result.hpp"
 
 #include "mmaemu/reference/model.hpp"
 

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,14 @@ struct Mismatch {
   std::string expected;  // hex bits of the recording (or of the reference, in T3)
   std::string got;       // hex bits of the implementation under test
   bool known = false;    // in a group the tier file lists as a known mismatch
+};
+
+// What one backend did in a suite that runs several (kernel conformance, native parity, properties):
+// the problems it ran and those it declined, counted by the decline's message. Reports give these
+// as fields, so that no reader parses the suite's prose `reason`.
+struct BackendCoverage {
+  size_t ran = 0;
+  std::map<std::string, size_t> declines;
 };
 
 // Counts per group (GPU x format x output type, instruction x input family, ...).
@@ -53,6 +62,10 @@ struct SuiteResult {
   // Profiles ("sm90") whose recorded hardware bits this suite reproduced in this run, every output
   // equal (T2's replays). A profile no run pins rests on models alone: reports and sign-offs say so.
   std::vector<std::string> pinned_profiles = {};
+  // Per backend, what it ran and declined (suites that run backends; empty for the others).
+  std::map<std::string, BackendCoverage> coverage = {};
+  // The seed the suite's random inputs came from, when it draws any.
+  std::optional<uint64_t> seed = {};
 };
 
 // One part of a run split across machines (`--shard I/N`): 1 <= index <= count. count 1: not sharded.

@@ -1,4 +1,4 @@
-#include "scratch_dir.hpp"
+#include "harness/core/scratch_dir.hpp"
 
 #include <stdlib.h>
 

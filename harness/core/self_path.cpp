@@ -1,4 +1,4 @@
-#include "self_path.hpp"
+#include "harness/core/self_path.hpp"
 
 #include <unistd.h>
 

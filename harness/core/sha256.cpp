@@ -1,4 +1,4 @@
-#include "sha256.hpp"
+#include "harness/core/sha256.hpp"
 
 #include <openssl/evp.h>
 
@@ -7,7 +7,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu {
 namespace {

@@ -1,8 +1,8 @@
-#include "shard.hpp"
+#include "harness/core/shard.hpp"
 
 #include <cctype>
 
-#include "errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu {
 namespace {

@@ -7,7 +7,7 @@
 #include <cstddef>
 #include <string>
 
-#include "result.hpp"
+#include "harness/core/result.hpp"
 
 namespace mmaemu {
 

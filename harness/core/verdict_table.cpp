@@ -1,4 +1,4 @@
-#include "verdict_table.hpp"
+#include "harness/core/verdict_table.hpp"
 
 #include <algorithm>
 #include <array>
@@ -6,7 +6,7 @@
 #include <cstdio>
 #include <vector>
 
-#include "reports.hpp"
+#include "harness/core/reports.hpp"
 
 namespace mmaemu::verdict_table {
 namespace {

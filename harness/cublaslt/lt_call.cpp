@@ -1,9 +1,9 @@
-#include "lt_call.hpp"
+#include "harness/cublaslt/lt_call.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::lt {
 

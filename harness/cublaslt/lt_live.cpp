@@ -1,13 +1,13 @@
-#include "lt_live.hpp"
+#include "harness/cublaslt/lt_live.hpp"
 
 #include <cublasLt.h>
 
 #include <cstring>
 
-#include "../core/operands.hpp"
+#include "harness/core/operands.hpp"
 #include "kernels/cuda/device_buffer.hpp"
-#include "lt_cuda_types.hpp"
-#include "lt_enum_names.hpp"
+#include "harness/cublaslt/lt_cuda_types.hpp"
+#include "harness/cublaslt/lt_enum_names.hpp"
 
 namespace mmaemu::lt {
 namespace {

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "lt_call.hpp"
+#include "harness/cublaslt/lt_call.hpp"
 
 namespace mmaemu::lt {
 

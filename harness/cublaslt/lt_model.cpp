@@ -1,9 +1,9 @@
-#include "lt_model.hpp"
+#include "harness/cublaslt/lt_model.hpp"
 
 #include <algorithm>
 #include <span>
 
-#include "../core/operands.hpp"
+#include "harness/core/operands.hpp"
 #include "kernels/library/library_gemm.hpp"
 
 namespace mmaemu::lt {

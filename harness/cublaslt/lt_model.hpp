@@ -7,8 +7,8 @@
 #include <string_view>
 #include <vector>
 
-#include "../core/comparator.hpp"
-#include "lt_call.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/cublaslt/lt_call.hpp"
 #include "kernels/library/library_gemm.hpp"
 #include "mmaemu/reference/library_gemm.hpp"
 

@@ -1,10 +1,10 @@
-#include "lt_plan.hpp"
+#include "harness/cublaslt/lt_plan.hpp"
 
 #include <charconv>
 #include <sstream>
 
-#include "../core/errors.hpp"
-#include "../tiers/tier_schema.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu::lt {
 namespace {

@@ -26,8 +26,8 @@
 #include <string>
 #include <vector>
 
-#include "generators/families.hpp"
-#include "lt_call.hpp"
+#include "harness/generators/families.hpp"
+#include "harness/cublaslt/lt_call.hpp"
 
 namespace mmaemu::lt {
 

@@ -1,4 +1,4 @@
-#include "lt_record.hpp"
+#include "harness/cublaslt/lt_record.hpp"
 
 #include <unistd.h>
 
@@ -6,11 +6,11 @@
 #include <cstdio>
 #include <iostream>
 
-#include "../core/sha256.hpp"
-#include "../record/provenance.hpp"
-#include "lt_live.hpp"
-#include "lt_plan.hpp"
-#include "lt_recording.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/record/provenance.hpp"
+#include "harness/cublaslt/lt_live.hpp"
+#include "harness/cublaslt/lt_plan.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 
 namespace mmaemu::lt {
 namespace {

@@ -1,14 +1,14 @@
-#include "lt_recording.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "../core/atomic_file.hpp"
-#include "../core/errors.hpp"
-#include "../core/npy.hpp"
-#include "../core/operands.hpp"
-#include "../core/sha256.hpp"
-#include "lt_plan.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/operands.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/cublaslt/lt_plan.hpp"
 
 namespace mmaemu::lt {
 namespace {

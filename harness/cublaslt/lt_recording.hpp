@@ -15,8 +15,8 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "generators/families.hpp"
-#include "lt_call.hpp"
+#include "harness/generators/families.hpp"
+#include "harness/cublaslt/lt_call.hpp"
 
 namespace mmaemu::lt {
 

@@ -1,4 +1,4 @@
-#include "lt_resolver.hpp"
+#include "harness/cublaslt/lt_resolver.hpp"
 
 namespace mmaemu::lt {
 

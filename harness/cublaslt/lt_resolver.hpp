@@ -4,7 +4,7 @@
 #pragma once
 #include <optional>
 
-#include "lt_recording.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 
 namespace mmaemu::lt {
 

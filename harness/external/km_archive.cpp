@@ -1,4 +1,4 @@
-#include "km_archive.hpp"
+#include "harness/external/km_archive.hpp"
 
 #include <archive.h>
 #include <archive_entry.h>
@@ -11,7 +11,7 @@
 #include <string_view>
 #include <utility>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::external {
 namespace {

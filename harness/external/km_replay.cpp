@@ -1,4 +1,4 @@
-#include "km_replay.hpp"
+#include "harness/external/km_replay.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <vector>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::external {

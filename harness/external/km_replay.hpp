@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include "../core/result.hpp"
-#include "km_archive.hpp"
+#include "harness/core/result.hpp"
+#include "harness/external/km_archive.hpp"
 
 namespace mmaemu::external {
 

@@ -1,9 +1,9 @@
 // Family names, descriptions and dispatch; the generators themselves live in families_*.cpp.
-#include "families.hpp"
+#include "harness/generators/families.hpp"
 
 #include <array>
 
-#include "tile.hpp"
+#include "harness/generators/tile.hpp"
 
 namespace mmaemu::gen {
 namespace {

@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <array>
 
-#include "tile.hpp"
+#include "harness/generators/tile.hpp"
 
 namespace mmaemu::gen {
 

@@ -2,7 +2,7 @@
 #include <array>
 #include <cmath>
 
-#include "tile.hpp"
+#include "harness/generators/tile.hpp"
 
 namespace mmaemu::gen {
 

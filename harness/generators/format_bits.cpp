@@ -1,4 +1,4 @@
-#include "format_bits.hpp"
+#include "harness/generators/format_bits.hpp"
 
 #include <algorithm>
 #include <cmath>

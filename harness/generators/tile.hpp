@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "format_bits.hpp"
+#include "harness/generators/format_bits.hpp"
 #include "mmaemu/reference/instruction.hpp"
-#include "rng.hpp"
+#include "harness/generators/rng.hpp"
 
 namespace mmaemu::gen {
 

@@ -1,4 +1,4 @@
-#include "baseline_diff.hpp"
+#include "harness/mutate/baseline_diff.hpp"
 
 namespace mmaemu::mutate {
 namespace {

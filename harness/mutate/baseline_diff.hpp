@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kill_matrix.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 namespace mmaemu::mutate {
 

@@ -1,4 +1,4 @@
-#include "campaign.hpp"
+#include "harness/mutate/campaign.hpp"
 
 #include <signal.h>
 #include <unistd.h>
@@ -15,19 +15,19 @@
 #include <sstream>
 #include <thread>
 
-#include "../core/errors.hpp"
-#include "../core/interrupt_guard.hpp"
-#include "../core/host_info.hpp"
-#include "../core/sha256.hpp"
-#include "../core/shard.hpp"
-#include "../tiers/kernel_conformance_plan.hpp"
-#include "../tiers/run_info.hpp"
-#include "baseline_diff.hpp"
-#include "campaign_output.hpp"
-#include "catalogue.hpp"
-#include "journal.hpp"
-#include "run_tests.hpp"
-#include "variants.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/core/shard.hpp"
+#include "harness/tiers/kernel_conformance_plan.hpp"
+#include "harness/tiers/run_info.hpp"
+#include "harness/mutate/baseline_diff.hpp"
+#include "harness/mutate/campaign_output.hpp"
+#include "harness/mutate/catalogue.hpp"
+#include "harness/mutate/journal.hpp"
+#include "harness/mutate/run_tests.hpp"
+#include "harness/mutate/variants.hpp"
 
 namespace mmaemu::mutate {
 namespace {
@@ -141,6 +141,19 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
   TestRunSetup setup;
   setup.campaign = &campaign;
   setup.mmaemu = options.mmaemu;
+  if (!campaign.program.empty()) {
+    // The mutant program {mmaemu} stands for: it must exist before the baseline spends any time.
+    fs::path program = expand_program(campaign, options.build);
+    if (program.is_relative()) program = campaign.workdir / program;
+    if (!fs::is_regular_file(program)) {
+      const std::string what = campaign.program_where + ": the mutant program " + program.string() +
+                               " is missing: build it (cmake --build <build> --target " +
+                               program.filename().string() + ")";
+      std::cerr << "mmaemu: error: " << what << "\n";
+      return ended(kExitBadInput, what);
+    }
+    setup.mmaemu = program.lexically_normal().string();
+  }
   setup.build = options.build;
   setup.report_dir = report_dir;
   setup.stop_at_first_kill = options.fast;

@@ -10,8 +10,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/result.hpp"
-#include "kill_matrix.hpp"
+#include "harness/core/result.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 namespace mmaemu::mutate {
 

@@ -1,10 +1,10 @@
-#include "campaign_output.hpp"
+#include "harness/mutate/campaign_output.hpp"
 
 #include <cstdio>
 #include <iostream>
 #include <sstream>
 
-#include "../core/atomic_file.hpp"
+#include "harness/core/atomic_file.hpp"
 
 namespace mmaemu::mutate {
 

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "kill_matrix.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 namespace mmaemu::mutate {
 

@@ -1,10 +1,10 @@
-#include "campaign_spec.hpp"
+#include "harness/mutate/campaign_spec.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "../core/errors.hpp"
-#include "../tiers/tier_schema.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu::mutate {
 namespace {
@@ -21,6 +21,7 @@ const Schema& campaign_schema() {
       required_key("tests", ValueType::sequence),
       optional_key("device", ValueType::string).one_of({"cpu", "gpu"}),
       optional_key("variants", ValueType::mapping),
+      optional_key("program", ValueType::string),
       optional_key("baseline", ValueType::file).described_as("committed kill matrix"),
       optional_key("quick", ValueType::mapping),
   };
@@ -197,6 +198,16 @@ CampaignSpec load_campaign(const std::filesystem::path& path) {
     expand_arg(spec.program, variant_values("b", 1), vv.at("program").where);
     c.variants = std::move(spec);
   }
+  if (v.count("program")) {
+    c.program = v.at("program").text;
+    c.program_where = v.at("program").where;
+    if (c.variants) throw InputError(c.program_where, "'program' and 'variants' exclude each other: variants name their own");
+    expand_arg(c.program, {{"build", "b"}}, c.program_where);
+  } else if (!c.variants) {
+    throw InputError(where(file, root), "a T4 tier needs 'program' (a mutant program such as "
+                                        "\"{build}/harness/cli/mmaemu-mutant\") or 'variants': the shipped "
+                                        "program holds no mutant");
+  }
   return c;
 }
 
@@ -215,6 +226,10 @@ std::vector<std::string> expand_build(const VariantSpec& v, const std::string& b
 
 std::string expand_program(const VariantSpec& v, const std::string& build, int id) {
   return expand_arg(v.program, variant_values(build, id), v.where);
+}
+
+std::string expand_program(const CampaignSpec& c, const std::string& build) {
+  return expand_arg(c.program, {{"build", build}}, c.program_where);
 }
 
 }  // namespace mmaemu::mutate

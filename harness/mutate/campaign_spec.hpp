@@ -13,6 +13,9 @@
 //     min_seconds: 5
 //   device: gpu                            # optional: the campaign needs a CUDA device; without one it is
 //                                          # skipped (exit 77 under --ctest) before anything is built
+//   program: "{build}/harness/cli/mmaemu-mutant"   # what {mmaemu} runs, baseline and mutants alike:
+//                                          # a mutant program (the shipped one holds no mutant);
+//                                          # required unless `variants` gives each mutant its own
 //   variants:                              # optional: each mutant runs its own compile-time variant
 //     build: [cmake, --build, "{build}", --target, "mmaemu-mutant-{id}"]   # makes one variant
 //     program: "{build}/harness/cli/mmaemu-mutant-{id}"                     # where it is then
@@ -23,8 +26,8 @@
 //   tests:
 //     - name: T2
 //       command: ["{mmaemu}", run, tiers/T2.yaml, --quiet, --report-dir, "{scratch}"]
-// Placeholders in a command: {mmaemu} the running mmaemu program (with `variants`, a mutant's own
-// variant program; the baseline runs the running program), {build} the build directory, {scratch}
+// Placeholders in a command: {mmaemu} the `program` (with `variants`, a mutant's own variant
+// program; the baseline then runs the running program), {build} the build directory, {scratch}
 // an empty directory of the test's own (for its reports). In `variants`: {build} and {id} (the
 // mutant's id); a relative program is relative to the working directory.
 #pragma once
@@ -78,6 +81,8 @@ struct CampaignSpec {
   std::vector<TestCommand> tests;
   bool needs_gpu = false;                 // device: gpu
   std::optional<VariantSpec> variants;
+  std::string program;                    // `program`, placeholders unexpanded; empty with `variants`
+  std::string program_where;
   std::filesystem::path baseline;         // empty: none named
   std::optional<QuickForm> quick;
 
@@ -103,5 +108,8 @@ std::vector<std::string> expand(const TestCommand& test, const Placeholders& p);
 // The variant's build command and program path for mutant `id`, with {build} and {id} replaced.
 std::vector<std::string> expand_build(const VariantSpec& v, const std::string& build, int id);
 std::string expand_program(const VariantSpec& v, const std::string& build, int id);
+
+// The campaign's `program` with {build} replaced.
+std::string expand_program(const CampaignSpec& c, const std::string& build);
 
 }  // namespace mmaemu::mutate

@@ -1,9 +1,9 @@
-#include "catalogue.hpp"
+#include "harness/mutate/catalogue.hpp"
 
 #include <map>
 
-#include "../core/errors.hpp"
-#include "../tiers/tier_schema.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu::mutate {
 namespace {
@@ -17,6 +17,17 @@ const Schema& entry_schema() {
       required_key("expect", ValueType::string).one_of({"killed", "equivalent", "identity"}),
       optional_key("justification", ValueType::string),
       required_key("tier", ValueType::string).one_of({"cpu", "gpu"}),
+      optional_key("patch", ValueType::mapping_or_sequence),  // required by the weaver, which owns it
+  };
+  return s;
+}
+
+// What the weaver (mutants/overlay) reads; checked here too, so that a campaign names a bad entry.
+const Schema& patch_schema() {
+  static const Schema s = {
+      optional_key("kind", ValueType::string).one_of({"statement", "expression", "before"}),
+      required_key("find", ValueType::string),
+      optional_key("replace", ValueType::string),
   };
   return s;
 }
@@ -41,7 +52,8 @@ const char* to_string(Expectation e) {
 std::string Mutant::fingerprint() const {
   // Unit separators keep "a|b" + "c" apart from "a" + "b|c".
   const char sep = '\x1f';
-  return std::to_string(id) + sep + name + sep + target + sep + fault + sep + to_string(expect) + sep + tier;
+  return std::to_string(id) + sep + name + sep + target + sep + fault + sep + to_string(expect) + sep + tier + sep +
+         patch;
 }
 
 std::vector<Mutant> load_catalogue(const std::filesystem::path& path) {
@@ -65,6 +77,18 @@ std::vector<Mutant> load_catalogue(const std::filesystem::path& path) {
     m.expect = parse_expectation(v.at("expect").text);
     m.tier = v.at("tier").text;
     if (v.count("justification")) m.justification = v.at("justification").text;
+    if (v.count("patch")) {
+      // One patch, or one per place the mutant changes.
+      const YAML::Node& node = v.at("patch").node;
+      std::vector<YAML::Node> places;
+      if (node.IsMap()) places.push_back(node);
+      else for (const YAML::Node& one : node) places.push_back(one);
+      for (const YAML::Node& one : places) {
+        const SchemaValues p = check_mapping(one, file, patch_schema(), "patch", path.parent_path());
+        m.patch += (p.count("kind") ? p.at("kind").text : "statement") + '\x1f' + p.at("find").text + '\x1f' +
+                   (p.count("replace") ? p.at("replace").text : "(identity)") + '\x1e';
+      }
+    }
     if (m.expect != Expectation::killed && m.justification.empty())
       throw InputError(v.at("expect").where, "a mutant expected " + std::string(to_string(m.expect)) +
                                                  " needs a 'justification' (why it cannot be told apart)");

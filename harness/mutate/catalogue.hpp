@@ -1,5 +1,5 @@
-// The mutant catalogue (mutants/catalogue.yaml): one entry per mutant compiled into the reference or
-// the kernels behind MMAEMU_MUTANT(id) (mutants/switch.hpp).
+// The mutant catalogue (mutants/catalogue.yaml): one entry per mutant, woven into a copy of the
+// production file it patches (mutants/overlay/patch.hpp) behind its switch MMAEMU_MUTANT(id).
 //   mutants:
 //     - id: 12                       # the number the code's MMAEMU_MUTANT(12) uses; unique, > 0
 //       name: ref-round-nearest      # short, unique
@@ -8,6 +8,10 @@
 //       expect: killed               # killed | equivalent | identity
 //       justification: "..."         # required for equivalent and identity
 //       tier: cpu                    # cpu (run-time switch) | gpu (compile-time variant)
+//       patch:                       # where it applies and what replaces it (the weaver's business)
+//         kind: statement            # statement | expression | before
+//         find: "..."                # the production code it replaces (unique in the file)
+//         replace: "..."             # the faulty code; none for an identity control
 #pragma once
 #include <filesystem>
 #include <string>
@@ -26,6 +30,7 @@ struct Mutant {
   std::string justification;
   std::string tier;   // "cpu" | "gpu"
   std::string where;  // "file:line:column" of the entry
+  std::string patch;  // the patch's kind, find and replace in one string (for the fingerprint)
 
   // The entry's content in one string: a journal entry recorded for another text of the entry is
   // not reused on --resume.

@@ -1,4 +1,4 @@
-#include "journal.hpp"
+#include "harness/mutate/journal.hpp"
 
 #include <fcntl.h>
 #include <unistd.h>

@@ -8,7 +8,7 @@
 #include <mutex>
 #include <string>
 
-#include "kill_matrix.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 namespace mmaemu::mutate {
 

@@ -1,11 +1,11 @@
-#include "kill_matrix.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::mutate {
 namespace {

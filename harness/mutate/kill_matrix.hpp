@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/result.hpp"
-#include "catalogue.hpp"
+#include "harness/core/result.hpp"
+#include "harness/mutate/catalogue.hpp"
 
 namespace mmaemu::mutate {
 

@@ -1,6 +1,6 @@
-#include "run_tests.hpp"
+#include "harness/mutate/run_tests.hpp"
 
-#include "../core/child_process.hpp"
+#include "harness/core/child_process.hpp"
 
 namespace mmaemu::mutate {
 
@@ -27,7 +27,9 @@ std::vector<TestCell> run_tests(const TestRunSetup& setup, int mutant, const std
     req.argv = expand(tests[i], Placeholders{setup.mmaemu, setup.build, scratch.string()});
     req.workdir = setup.campaign->workdir;
     req.log = setup.log_dir / (tests[i].name + ".log");
-    req.mutant = mutant;
+    // The mutant programs switch a mutant on when MMAEMU_MUTANT names it (mutants/switch.hpp).
+    if (mutant != 0) req.environment["MMAEMU_MUTANT"] = std::to_string(mutant);
+    else req.environment["MMAEMU_MUTANT"] = std::nullopt;
     req.timeout_seconds = setup.timeout_seconds.at(i);
     ChildResult r = run_child(req, stop);
     if (r.end == ChildResult::End::timed_out && setup.timeout_confirm_factor > 0 && req.timeout_seconds > 0 &&

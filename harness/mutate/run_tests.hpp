@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "campaign_spec.hpp"
-#include "kill_matrix.hpp"
+#include "harness/mutate/campaign_spec.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 namespace mmaemu::mutate {
 

@@ -1,10 +1,10 @@
-#include "tier_job.hpp"
+#include "harness/mutate/tier_job.hpp"
 
 #include <map>
 
-#include "../core/errors.hpp"
-#include "campaign.hpp"
-#include "campaign_spec.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/mutate/campaign.hpp"
+#include "harness/mutate/campaign_spec.hpp"
 
 namespace mmaemu::mutate {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <string>
 
-#include "../tiers/runner.hpp"
+#include "harness/tiers/runner.hpp"
 
 namespace mmaemu::mutate {
 

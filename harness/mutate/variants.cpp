@@ -1,10 +1,10 @@
-#include "variants.hpp"
+#include "harness/mutate/variants.hpp"
 
 #include <unistd.h>
 
-#include "../core/errors.hpp"
-#include "campaign_output.hpp"
-#include "../core/child_process.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/mutate/campaign_output.hpp"
+#include "harness/core/child_process.hpp"
 
 namespace mmaemu::mutate {
 namespace {

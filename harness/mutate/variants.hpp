@@ -9,8 +9,8 @@
 #include <string>
 #include <vector>
 
-#include "campaign_spec.hpp"
-#include "catalogue.hpp"
+#include "harness/mutate/campaign_spec.hpp"
+#include "harness/mutate/catalogue.hpp"
 
 namespace mmaemu::mutate {
 

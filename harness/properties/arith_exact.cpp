@@ -6,11 +6,11 @@
 #include <climits>
 #include <cmath>
 
-#include "catalogue_parts.hpp"
-#include "generators/format_bits.hpp"
-#include "problem.hpp"
-#include "rc_check.hpp"
-#include "reference_groups.hpp"
+#include "harness/properties/catalogue_parts.hpp"
+#include "harness/generators/format_bits.hpp"
+#include "harness/properties/problem.hpp"
+#include "harness/properties/rc_check.hpp"
+#include "harness/properties/reference_groups.hpp"
 
 namespace mmaemu::props {
 namespace {

@@ -4,12 +4,12 @@
 #include <climits>
 #include <numeric>
 
-#include "arith_cases.hpp"
-#include "catalogue_parts.hpp"
-#include "generators/rng.hpp"
-#include "problem.hpp"
-#include "rc_check.hpp"
-#include "reference_groups.hpp"
+#include "harness/properties/arith_cases.hpp"
+#include "harness/properties/catalogue_parts.hpp"
+#include "harness/generators/rng.hpp"
+#include "harness/properties/problem.hpp"
+#include "harness/properties/rc_check.hpp"
+#include "harness/properties/reference_groups.hpp"
 
 namespace mmaemu::props {
 namespace {

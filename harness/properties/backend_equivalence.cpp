@@ -1,9 +1,9 @@
 // backend-equals-reference: every backend of the build gives the reference's bits, D and the
 // accumulator after every step, on GEMMs drawn around each instruction's tile (edges past it, K no
 // multiple of the instruction's, batches) and filled from every input family.
-#include "catalogue_parts.hpp"
-#include "problem.hpp"
-#include "rc_check.hpp"
+#include "harness/properties/catalogue_parts.hpp"
+#include "harness/properties/problem.hpp"
+#include "harness/properties/rc_check.hpp"
 
 namespace mmaemu::props {
 namespace {

@@ -1,6 +1,6 @@
 // The list of properties, in report order: the backends first, then the arithmetic, the library
 // model, the formats and the readers.
-#include "catalogue_parts.hpp"
+#include "harness/properties/catalogue_parts.hpp"
 
 namespace mmaemu::props {
 

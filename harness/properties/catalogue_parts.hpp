@@ -1,6 +1,6 @@
 // The properties, one function each, defined in the file of their theme; catalogue.cpp lists them.
 #pragma once
-#include "property.hpp"
+#include "harness/properties/property.hpp"
 
 namespace mmaemu::props {
 

@@ -3,10 +3,10 @@
 // after every step. Checks the GEMM loop's padding, indexing and trace layout against ref::mma.
 #include <algorithm>
 
-#include "catalogue_parts.hpp"
-#include "problem.hpp"
-#include "rc_check.hpp"
-#include "reference_groups.hpp"
+#include "harness/properties/catalogue_parts.hpp"
+#include "harness/properties/problem.hpp"
+#include "harness/properties/rc_check.hpp"
+#include "harness/properties/reference_groups.hpp"
 
 namespace mmaemu::props {
 namespace {

@@ -9,11 +9,11 @@
 //     rounds to the nearer one; at the top of an IEEE format the tie rounds to Inf.
 #include <cmath>
 
-#include "../core/comparator.hpp"
-#include "catalogue_parts.hpp"
-#include "generators/format_bits.hpp"
-#include "operand_gen.hpp"
-#include "rc_check.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/properties/catalogue_parts.hpp"
+#include "harness/generators/format_bits.hpp"
+#include "harness/properties/operand_gen.hpp"
+#include "harness/properties/rc_check.hpp"
 
 namespace mmaemu::props {
 namespace {

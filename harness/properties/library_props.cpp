@@ -10,12 +10,12 @@
 #include <cmath>
 #include <functional>
 
-#include "../core/comparator.hpp"
-#include "catalogue_parts.hpp"
-#include "generators/format_bits.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/properties/catalogue_parts.hpp"
+#include "harness/generators/format_bits.hpp"
 #include "kernels/library/library_gemm.hpp"
-#include "problem.hpp"
-#include "rc_check.hpp"
+#include "harness/properties/problem.hpp"
+#include "harness/properties/rc_check.hpp"
 
 namespace mmaemu::props {
 namespace {

@@ -1,9 +1,9 @@
-#include "operand_gen.hpp"
+#include "harness/properties/operand_gen.hpp"
 
 #include <bit>
 
-#include "generators/format_bits.hpp"
-#include "generators/rng.hpp"
+#include "harness/generators/format_bits.hpp"
+#include "harness/generators/rng.hpp"
 
 namespace mmaemu::props {
 

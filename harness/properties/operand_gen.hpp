@@ -9,7 +9,7 @@
 
 #include <rapidcheck.h>
 
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 

@@ -1,7 +1,7 @@
-#include "problem.hpp"
+#include "harness/properties/problem.hpp"
 
-#include "../core/comparator.hpp"
-#include "../core/operands.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/operands.hpp"
 
 namespace mmaemu::props {
 namespace {

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "operand_gen.hpp"
-#include "property.hpp"
+#include "harness/properties/operand_gen.hpp"
+#include "harness/properties/property.hpp"
 
 namespace mmaemu::props {
 

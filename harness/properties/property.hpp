@@ -20,7 +20,7 @@
 #include <utility>
 #include <vector>
 
-#include "../core/npy.hpp"
+#include "harness/core/npy.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 

@@ -1,4 +1,4 @@
-#include "rc_check.hpp"
+#include "harness/properties/rc_check.hpp"
 
 #include <fcntl.h>
 #include <rapidcheck.h>
@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "generators/rng.hpp"
+#include "harness/generators/rng.hpp"
 
 namespace mmaemu::props {
 namespace {

@@ -9,7 +9,7 @@
 #include <functional>
 #include <string>
 
-#include "property.hpp"
+#include "harness/properties/property.hpp"
 
 namespace mmaemu::props {
 

@@ -13,11 +13,11 @@
 
 #include <rapidcheck.h>
 
-#include "../core/child_process.hpp"
-#include "../core/comparator.hpp"
-#include "../core/sha256.hpp"
-#include "catalogue_parts.hpp"
-#include "rc_check.hpp"
+#include "harness/core/child_process.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/properties/catalogue_parts.hpp"
+#include "harness/properties/rc_check.hpp"
 
 namespace mmaemu::props {
 namespace {
@@ -64,8 +64,8 @@ void require_rejection(const Scope& scope, const fs::path& dir, const std::vecto
   req.argv.insert(req.argv.end(), args.begin(), args.end());
   req.workdir = dir;
   req.log = dir / "log.txt";
-  // A mutation campaign runs this property under a mutant: the child is the same program, so the same one.
-  if (const char* m = std::getenv("MMAEMU_MUTANT")) req.mutant = std::atoi(m);
+  // The child inherits our environment: under a mutation campaign it is the same mutant program with
+  // the same mutant switched on.
   req.timeout_seconds = 60;
   const std::atomic<bool> stop{false};
   const ChildResult r = run_child(req, stop);

@@ -1,9 +1,9 @@
-#include "reference_groups.hpp"
+#include "harness/properties/reference_groups.hpp"
 
 #include <map>
 
-#include "operand_gen.hpp"
-#include "rc_check.hpp"
+#include "harness/properties/operand_gen.hpp"
+#include "harness/properties/rc_check.hpp"
 
 namespace mmaemu::props {
 

@@ -6,7 +6,7 @@
 #include <functional>
 #include <string>
 
-#include "property.hpp"
+#include "harness/properties/property.hpp"
 
 namespace mmaemu::props {
 

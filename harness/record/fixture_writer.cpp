@@ -1,10 +1,10 @@
-#include "fixture_writer.hpp"
+#include "harness/record/fixture_writer.hpp"
 
 #include <yaml-cpp/yaml.h>
 
-#include "../core/atomic_file.hpp"
-#include "../core/npy.hpp"
-#include "../core/sha256.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/sha256.hpp"
 
 namespace mmaemu::record {
 namespace {

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "provenance.hpp"
-#include "recording.hpp"
+#include "harness/record/provenance.hpp"
+#include "harness/record/recording.hpp"
 
 namespace mmaemu::record {
 

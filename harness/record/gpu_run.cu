@@ -1,10 +1,10 @@
-#include "gpu_run.hpp"
+#include "harness/record/gpu_run.hpp"
 
 #include <cuda_runtime_api.h>
 
 #include <cstring>
 
-#include "kernel_table.hpp"
+#include "harness/record/kernel_table.hpp"
 
 namespace mmaemu::record {
 namespace {

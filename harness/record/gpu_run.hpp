@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "recording.hpp"
+#include "harness/record/recording.hpp"
 
 namespace mmaemu::record {
 

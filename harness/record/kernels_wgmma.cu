@@ -4,7 +4,7 @@
 #include <cstdint>
 
 #include "kernels/cuda/fragment_layout.hpp"
-#include "kernel_table.hpp"
+#include "harness/record/kernel_table.hpp"
 
 namespace mmaemu::record {
 

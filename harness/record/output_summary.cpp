@@ -1,8 +1,8 @@
-#include "output_summary.hpp"
+#include "harness/record/output_summary.hpp"
 
 #include <cstdio>
 
-#include "generators/format_bits.hpp"
+#include "harness/generators/format_bits.hpp"
 
 namespace mmaemu::record {
 

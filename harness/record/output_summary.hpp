@@ -5,7 +5,7 @@
 #include <map>
 #include <string>
 
-#include "recording.hpp"
+#include "harness/record/recording.hpp"
 
 namespace mmaemu::record {
 

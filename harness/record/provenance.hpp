@@ -5,7 +5,7 @@
 #include <utility>
 #include <vector>
 
-#include "../core/host_info.hpp"
+#include "harness/core/host_info.hpp"
 
 namespace mmaemu::record {
 

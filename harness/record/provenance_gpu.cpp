@@ -7,8 +7,8 @@
 #include <cstdio>
 #include <memory>
 
-#include "gpu_run.hpp"
-#include "provenance.hpp"
+#include "harness/record/gpu_run.hpp"
+#include "harness/record/provenance.hpp"
 
 namespace mmaemu::record {
 namespace {

@@ -1,5 +1,5 @@
 // The host half of the provenance: clock, host name, compiler, commit.
-#include "provenance.hpp"
+#include "harness/record/provenance.hpp"
 
 #ifndef MMAEMU_RECORD_GIT_COMMIT
 #define MMAEMU_RECORD_GIT_COMMIT "unknown"

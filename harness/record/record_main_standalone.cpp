@@ -1,7 +1,7 @@
 // mmaemu-record: the recorder on its own (the same as `mmaemu record`), for use on a GPU machine.
 #include <CLI/CLI.hpp>
 
-#include "recorder.hpp"
+#include "harness/record/recorder.hpp"
 
 int main(int argc, char** argv) {
   CLI::App app{"Record single MMA instructions on this machine's GPU as a fixture set"};

@@ -1,15 +1,15 @@
 // record_fixtures: plan the tiles, run them twice on the GPU, check, then write the set.
-#include "recorder.hpp"
+#include "harness/record/recorder.hpp"
 
 #include <algorithm>
 
-#include "../core/errors.hpp"
-#include "fixture_writer.hpp"
-#include "gpu_run.hpp"
-#include "output_summary.hpp"
-#include "record_log.hpp"
-#include "recording.hpp"
-#include "self_check.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/record/fixture_writer.hpp"
+#include "harness/record/gpu_run.hpp"
+#include "harness/record/output_summary.hpp"
+#include "harness/record/record_log.hpp"
+#include "harness/record/recording.hpp"
+#include "harness/record/self_check.hpp"
 
 namespace mmaemu {
 namespace {

@@ -1,6 +1,6 @@
-#include "recording.hpp"
+#include "harness/record/recording.hpp"
 
-#include "generators/rng.hpp"
+#include "harness/generators/rng.hpp"
 
 namespace mmaemu::record {
 

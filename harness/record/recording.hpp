@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 #include "mmaemu/reference/instruction.hpp"
 
 namespace mmaemu::record {

@@ -1,12 +1,12 @@
-#include "compare.hpp"
+#include "harness/reportio/compare.hpp"
 
 #include <algorithm>
 #include <cctype>
 #include <set>
 
-#include "../core/errors.hpp"
-#include "json_file.hpp"
-#include "normalise.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/reportio/json_file.hpp"
+#include "harness/reportio/normalise.hpp"
 
 namespace mmaemu::reportio {
 namespace fs = std::filesystem;

@@ -1,6 +1,6 @@
-#include "differences_output.hpp"
+#include "harness/reportio/differences_output.hpp"
 
-#include "normalise.hpp"
+#include "harness/reportio/normalise.hpp"
 
 namespace mmaemu::reportio {
 namespace {

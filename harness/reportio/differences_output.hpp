@@ -3,7 +3,7 @@
 #include <string>
 #include <vector>
 
-#include "compare.hpp"
+#include "harness/reportio/compare.hpp"
 
 namespace mmaemu::reportio {
 

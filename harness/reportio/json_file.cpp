@@ -1,9 +1,9 @@
-#include "json_file.hpp"
+#include "harness/reportio/json_file.hpp"
 
 #include <fstream>
 #include <sstream>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::reportio {
 

@@ -4,8 +4,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/result.hpp"
-#include "../mutate/kill_matrix.hpp"
+#include "harness/core/result.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 namespace mmaemu::reportio {
 

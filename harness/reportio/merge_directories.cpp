@@ -1,16 +1,16 @@
-#include "merge_directories.hpp"
+#include "harness/reportio/merge_directories.hpp"
 
 #include <algorithm>
 #include <cstdio>
 #include <map>
 #include <variant>
 
-#include "../core/errors.hpp"
-#include "../core/reports.hpp"
-#include "../mutate/campaign_output.hpp"
-#include "json_file.hpp"
-#include "merge.hpp"
-#include "run_report_reader.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/reports.hpp"
+#include "harness/mutate/campaign_output.hpp"
+#include "harness/reportio/json_file.hpp"
+#include "harness/reportio/merge.hpp"
+#include "harness/reportio/run_report_reader.hpp"
 
 namespace mmaemu::reportio {
 namespace fs = std::filesystem;

@@ -3,9 +3,9 @@
 #include <map>
 #include <set>
 
-#include "../core/errors.hpp"
-#include "merge.hpp"
-#include "shard_set.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/reportio/merge.hpp"
+#include "harness/reportio/shard_set.hpp"
 
 namespace mmaemu::reportio {
 namespace {

@@ -1,4 +1,4 @@
-#include "normalise.hpp"
+#include "harness/reportio/normalise.hpp"
 
 #include <algorithm>
 #include <cctype>

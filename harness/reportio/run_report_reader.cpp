@@ -1,7 +1,7 @@
-#include "run_report_reader.hpp"
+#include "harness/reportio/run_report_reader.hpp"
 
-#include "../core/errors.hpp"
-#include "json_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/reportio/json_file.hpp"
 
 namespace mmaemu::reportio {
 namespace {
@@ -49,6 +49,11 @@ SuiteResult suite_from(const json& j, const std::string& source) {
   s.seconds = j.at("seconds").get<double>();
   s.position = count_or_zero(j, "position", source);
   s.pinned_profiles = j.value("pinned_profiles", std::vector<std::string>{});
+  s.failures = j.value("failures", std::vector<std::string>{});
+  if (j.contains("seed")) s.seed = j.at("seed").get<uint64_t>();
+  if (j.contains("coverage"))
+    for (const auto& [backend, c] : j.at("coverage").items())
+      s.coverage[backend] = {c.at("ran").get<size_t>(), c.at("declines").get<std::map<std::string, size_t>>()};
   for (const auto& [name, g] : j.at("groups").items()) {
     GroupCount& count = s.groups[name];
     count.compared = count_at(g, "compared", source);

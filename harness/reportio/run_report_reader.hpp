@@ -3,7 +3,7 @@
 #pragma once
 #include <string>
 
-#include "../core/result.hpp"
+#include "harness/core/result.hpp"
 
 namespace mmaemu::reportio {
 

@@ -1,9 +1,9 @@
-#include "shard_set.hpp"
+#include "harness/reportio/shard_set.hpp"
 
 #include <algorithm>
 #include <stdexcept>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::reportio {
 namespace {

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/result.hpp"
+#include "harness/core/result.hpp"
 
 namespace mmaemu::reportio {
 

@@ -1,8 +1,8 @@
-#include "check_table.hpp"
+#include "harness/signoff/check_table.hpp"
 
 #include <algorithm>
 
-#include "../core/atomic_file.hpp"
+#include "harness/core/atomic_file.hpp"
 
 namespace mmaemu::signoff {
 

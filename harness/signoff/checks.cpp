@@ -1,6 +1,6 @@
-#include "checks.hpp"
+#include "harness/signoff/checks.hpp"
 
-#include "../core/host_info.hpp"
+#include "harness/core/host_info.hpp"
 
 namespace mmaemu::signoff {
 namespace {

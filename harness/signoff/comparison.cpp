@@ -1,12 +1,12 @@
-#include "comparison.hpp"
+#include "harness/signoff/comparison.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "../core/atomic_file.hpp"
-#include "../core/host_info.hpp"
-#include "../reportio/compare.hpp"
-#include "../reportio/differences_output.hpp"
-#include "status.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/reportio/compare.hpp"
+#include "harness/reportio/differences_output.hpp"
+#include "harness/signoff/status.hpp"
 
 namespace mmaemu::signoff {
 namespace {

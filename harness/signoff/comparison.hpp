@@ -5,7 +5,7 @@
 #pragma once
 #include <filesystem>
 
-#include "checks.hpp"
+#include "harness/signoff/checks.hpp"
 
 namespace mmaemu::signoff {
 

@@ -1,4 +1,4 @@
-#include "device_code.hpp"
+#include "harness/signoff/device_code.hpp"
 
 #include <unistd.h>
 
@@ -9,11 +9,11 @@
 #include <set>
 #include <sstream>
 
-#include "../core/errors.hpp"
-#include "../core/sha256.hpp"
-#include "../tiers/tier_schema.hpp"
-#include "preflight.hpp"
-#include "process.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/tiers/tier_schema.hpp"
+#include "harness/signoff/preflight.hpp"
+#include "harness/signoff/process.hpp"
 
 #ifndef MMAEMU_SIGNOFF_NVCC_DIR
 #define MMAEMU_SIGNOFF_NVCC_DIR ""

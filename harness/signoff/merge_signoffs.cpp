@@ -1,10 +1,10 @@
-#include "merge_signoffs.hpp"
+#include "harness/signoff/merge_signoffs.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "../core/errors.hpp"
-#include "signoff_report.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/signoff/signoff_report.hpp"
 
 namespace mmaemu::signoff {
 namespace {

@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <vector>
 
-#include "status.hpp"
+#include "harness/signoff/status.hpp"
 
 namespace mmaemu::signoff {
 

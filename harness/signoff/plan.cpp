@@ -1,13 +1,13 @@
-#include "plan.hpp"
+#include "harness/signoff/plan.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <set>
 #include <sstream>
 
-#include "../core/errors.hpp"
-#include "../core/sha256.hpp"
-#include "../tiers/tier_schema.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/tiers/tier_schema.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::signoff {

@@ -23,9 +23,9 @@
 #include <string>
 #include <vector>
 
-#include "device_code.hpp"
-#include "preflight.hpp"
-#include "shipped_data.hpp"
+#include "harness/signoff/device_code.hpp"
+#include "harness/signoff/preflight.hpp"
+#include "harness/signoff/shipped_data.hpp"
 
 namespace mmaemu::signoff {
 

@@ -1,6 +1,6 @@
 // Preflight: reading the environment sources, comparing them with what was observed, the plan section.
 // What is observed (CUDA runtime, git, this build) is in preflight_observe.cpp.
-#include "preflight.hpp"
+#include "harness/signoff/preflight.hpp"
 
 #include <fnmatch.h>
 
@@ -9,8 +9,8 @@
 #include <regex>
 #include <set>
 
-#include "../core/errors.hpp"
-#include "../tiers/tier_schema.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu::signoff {
 namespace fs = std::filesystem;

@@ -17,7 +17,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "check_table.hpp"
+#include "harness/signoff/check_table.hpp"
 
 namespace mmaemu::signoff {
 

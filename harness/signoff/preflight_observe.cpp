@@ -4,18 +4,18 @@
 // does not report (memory, the cuBLASLt file) is asked here.
 #include <sstream>
 
-#include "../core/host_info.hpp"
-#include "../tiers/run_info.hpp"
-#include "preflight.hpp"
-#include "process.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/tiers/run_info.hpp"
+#include "harness/signoff/preflight.hpp"
+#include "harness/signoff/process.hpp"
 
 #ifdef MMAEMU_HAVE_CUDA
 #include <cublasLt.h>
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
-#include "gpu_run.hpp"
-#include "provenance.hpp"
+#include "harness/record/gpu_run.hpp"
+#include "harness/record/provenance.hpp"
 #endif
 
 #ifndef MMAEMU_SIGNOFF_BUILD_TYPE

@@ -1,4 +1,4 @@
-#include "process.hpp"
+#include "harness/signoff/process.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <sstream>
 #include <stdexcept>
 
-#include "../core/child_process.hpp"
+#include "harness/core/child_process.hpp"
 
 namespace mmaemu::signoff {
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/scratch_dir.hpp"
+#include "harness/core/scratch_dir.hpp"
 
 namespace mmaemu::signoff {
 

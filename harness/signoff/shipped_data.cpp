@@ -1,4 +1,4 @@
-#include "shipped_data.hpp"
+#include "harness/signoff/shipped_data.hpp"
 
 #include <fnmatch.h>
 
@@ -8,12 +8,12 @@
 #include <set>
 #include <sstream>
 
-#include "../core/atomic_file.hpp"
-#include "../core/errors.hpp"
-#include "../core/sha256.hpp"
-#include "../tiers/fixture_manifest.hpp"
-#include "../tiers/tier_schema.hpp"
-#include "lt_recording.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/tiers/fixture_manifest.hpp"
+#include "harness/tiers/tier_schema.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 
 namespace mmaemu::signoff {
 namespace fs = std::filesystem;

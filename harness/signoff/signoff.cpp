@@ -1,21 +1,21 @@
-#include "signoff.hpp"
+#include "harness/signoff/signoff.hpp"
 
 #include <unistd.h>
 
 #include <atomic>
 #include <iostream>
 
-#include "../core/errors.hpp"
-#include "../core/interrupt_guard.hpp"
-#include "../core/host_info.hpp"
-#include "../core/shard.hpp"
-#include "../tiers/run_info.hpp"
-#include "checks.hpp"
-#include "comparison.hpp"
-#include "plan.hpp"
-#include "signoff_report.hpp"
-#include "status.hpp"
-#include "step_runner.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/core/shard.hpp"
+#include "harness/tiers/run_info.hpp"
+#include "harness/signoff/checks.hpp"
+#include "harness/signoff/comparison.hpp"
+#include "harness/signoff/plan.hpp"
+#include "harness/signoff/signoff_report.hpp"
+#include "harness/signoff/status.hpp"
+#include "harness/signoff/step_runner.hpp"
 
 #ifndef MMAEMU_VERSION
 #define MMAEMU_VERSION "unknown"

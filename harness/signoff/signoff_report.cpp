@@ -1,10 +1,10 @@
-#include "signoff_report.hpp"
+#include "harness/signoff/signoff_report.hpp"
 
 #include <cstdio>
 
-#include "../core/atomic_file.hpp"
-#include "../core/report_junit.hpp"
-#include "check_table.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/report_junit.hpp"
+#include "harness/signoff/check_table.hpp"
 
 namespace mmaemu::signoff {
 namespace {

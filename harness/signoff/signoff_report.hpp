@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "status.hpp"
+#include "harness/signoff/status.hpp"
 
 namespace mmaemu::signoff {
 

@@ -1,4 +1,4 @@
-#include "status.hpp"
+#include "harness/signoff/status.hpp"
 
 #include <array>
 #include <fstream>
@@ -6,7 +6,7 @@
 #include <sstream>
 #include <utility>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::signoff {
 namespace {

@@ -1,12 +1,12 @@
-#include "step_runner.hpp"
+#include "harness/signoff/step_runner.hpp"
 
 #include <fstream>
 #include <sstream>
 
-#include "../core/errors.hpp"
-#include "../core/host_info.hpp"
-#include "../core/child_process.hpp"
-#include "../reportio/run_report_reader.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/core/child_process.hpp"
+#include "harness/reportio/run_report_reader.hpp"
 
 namespace mmaemu::signoff {
 namespace {

@@ -7,9 +7,9 @@
 #include <map>
 #include <string>
 
-#include "check_table.hpp"
-#include "plan.hpp"
-#include "status.hpp"
+#include "harness/signoff/check_table.hpp"
+#include "harness/signoff/plan.hpp"
+#include "harness/signoff/status.hpp"
 
 namespace mmaemu::signoff {
 

@@ -1,17 +1,17 @@
-#include "cublaslt_parity.hpp"
+#include "harness/tiers/cublaslt_parity.hpp"
 
 #include <unistd.h>
 
 #include <chrono>
 #include <cstdio>
 
-#include "../core/comparator.hpp"
-#include "lt_model.hpp"
-#include "lt_plan.hpp"
-#include "lt_recording.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/cublaslt/lt_model.hpp"
+#include "harness/cublaslt/lt_plan.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 #if defined(MMAEMU_TIERS_HAVE_CUDA)
-#include "../record/gpu_run.hpp"
-#include "lt_live.hpp"
+#include "harness/record/gpu_run.hpp"
+#include "harness/cublaslt/lt_live.hpp"
 #endif
 
 namespace mmaemu {

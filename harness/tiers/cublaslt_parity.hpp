@@ -13,7 +13,7 @@
 // "refusals" counts the calls (one per call), group "executions" the cublasLtMatmul runs (each algorithm
 // the heuristic offered must run).
 #pragma once
-#include "suite_kind.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

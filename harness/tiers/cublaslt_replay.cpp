@@ -1,12 +1,12 @@
-#include "cublaslt_replay.hpp"
+#include "harness/tiers/cublaslt_replay.hpp"
 
 #include <cstdint>
 
-#include "../core/comparator.hpp"
-#include "../core/errors.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/errors.hpp"
 #include "kernels/library/library_gemm.hpp"
-#include "lt_model.hpp"
-#include "lt_recording.hpp"
+#include "harness/cublaslt/lt_model.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 
 namespace mmaemu {
 namespace {

@@ -12,7 +12,7 @@
 // every call the library refused must be refused by the model, and no other.
 // Groups: "<types> algo <id>" (see lt_model.hpp) and "refusals".
 #pragma once
-#include "suite_kind.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

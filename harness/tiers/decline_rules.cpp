@@ -1,8 +1,8 @@
-#include "decline_rules.hpp"
+#include "harness/tiers/decline_rules.hpp"
 
 #include <algorithm>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu::tiers {
 namespace {

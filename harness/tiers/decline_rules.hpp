@@ -10,8 +10,9 @@
 #include <string>
 #include <vector>
 
-#include "suite_spec.hpp"
-#include "tier_schema.hpp"
+#include "harness/core/result.hpp"
+#include "harness/tiers/suite_spec.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu::tiers {
 
@@ -21,11 +22,7 @@ struct AllowedDecline {
   std::string why;
 };
 
-// Per backend: problems it ran, and its declines (message -> problems).
-struct BackendCoverage {
-  size_t ran = 0;
-  std::map<std::string, size_t> declines;
-};
+// Per backend: problems it ran, and its declines (message -> problems); what SuiteResult::coverage holds.
 using Coverage = std::map<std::string, BackendCoverage>;
 
 struct DeclineRules {

@@ -1,6 +1,6 @@
-#include "external_replay.hpp"
+#include "harness/tiers/external_replay.hpp"
 
-#include "../external/km_replay.hpp"
+#include "harness/external/km_replay.hpp"
 
 namespace mmaemu {
 

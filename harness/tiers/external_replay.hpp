@@ -5,7 +5,7 @@
 //     archive: ../../shared/external/km-tensor-core-validation.tar.xz   # relative to the tier file
 //     optional: true   # when the archive is absent: skip, with the reason
 #pragma once
-#include "suite_kind.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

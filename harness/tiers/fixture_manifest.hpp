@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "../core/npy.hpp"
+#include "harness/core/npy.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu {

@@ -1,10 +1,10 @@
-#include "fixture_replay.hpp"
+#include "harness/tiers/fixture_replay.hpp"
 
 #include <span>
 
-#include "../core/comparator.hpp"
-#include "../core/operands.hpp"
-#include "fixture_manifest.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/operands.hpp"
+#include "harness/tiers/fixture_manifest.hpp"
 
 namespace mmaemu {
 namespace {

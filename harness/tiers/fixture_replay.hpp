@@ -7,8 +7,8 @@
 #pragma once
 #include <filesystem>
 
-#include "../core/result.hpp"
-#include "suite_kind.hpp"
+#include "harness/core/result.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

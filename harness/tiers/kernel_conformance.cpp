@@ -1,13 +1,13 @@
-#include "kernel_conformance.hpp"
+#include "harness/tiers/kernel_conformance.hpp"
 
 #include <algorithm>
 #include <map>
 
-#include "../core/comparator.hpp"
-#include "../core/errors.hpp"
-#include "decline_rules.hpp"
-#include "kernel_conformance_plan.hpp"
-#include "kernel_conformance_problem.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/decline_rules.hpp"
+#include "harness/tiers/kernel_conformance_plan.hpp"
+#include "harness/tiers/kernel_conformance_problem.hpp"
 #include "kernels/registry.hpp"
 
 namespace mmaemu {
@@ -263,6 +263,8 @@ class Conformance {
     parts.push_back("seed " + std::to_string(plan_.seed));
     result_.reason.clear();
     for (const std::string& p : parts) result_.reason += (result_.reason.empty() ? "" : "; ") + p;
+    result_.coverage = coverage_;
+    result_.seed = plan_.seed;
   }
 
   Plan plan_;

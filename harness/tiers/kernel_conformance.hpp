@@ -26,9 +26,9 @@
 #pragma once
 #include <vector>
 
-#include "../core/result.hpp"
+#include "harness/core/result.hpp"
 #include "kernels/backend.hpp"
-#include "suite_kind.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

@@ -1,8 +1,8 @@
-#include "kernel_conformance_operands.hpp"
+#include "harness/tiers/kernel_conformance_operands.hpp"
 
 #include <algorithm>
 
-#include "generators/rng.hpp"
+#include "harness/generators/rng.hpp"
 
 namespace mmaemu::tiers {
 namespace {

@@ -1,8 +1,8 @@
-#include "kernel_conformance_plan.hpp"
+#include "harness/tiers/kernel_conformance_plan.hpp"
 
 #include <algorithm>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 #if defined(MMAEMU_TIERS_HAVE_CUDA)
 #include "kernels/cuda/cuda_device.hpp"

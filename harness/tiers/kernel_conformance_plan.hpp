@@ -7,11 +7,11 @@
 #include <string>
 #include <vector>
 
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
-#include "suite_spec.hpp"
-#include "tier_schema.hpp"
+#include "harness/tiers/suite_spec.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu::tiers {
 

@@ -1,4 +1,4 @@
-#include "kernel_conformance_problem.hpp"
+#include "harness/tiers/kernel_conformance_problem.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -7,7 +7,7 @@
 #include <span>
 #include <thread>
 
-#include "../core/operands.hpp"
+#include "harness/core/operands.hpp"
 
 namespace mmaemu::tiers {
 namespace {

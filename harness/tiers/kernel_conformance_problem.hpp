@@ -5,8 +5,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/comparator.hpp"
-#include "kernel_conformance_operands.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/tiers/kernel_conformance_operands.hpp"
 #include "kernels/backend.hpp"
 
 namespace mmaemu::tiers {

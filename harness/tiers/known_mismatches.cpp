@@ -1,9 +1,9 @@
-#include "known_mismatches.hpp"
+#include "harness/tiers/known_mismatches.hpp"
 
 #include <set>
 
-#include "../core/comparator.hpp"
-#include "../core/errors.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu {
 namespace {

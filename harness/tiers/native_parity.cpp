@@ -1,19 +1,19 @@
-#include "native_parity.hpp"
+#include "harness/tiers/native_parity.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <map>
 
-#include "../core/comparator.hpp"
-#include "../core/errors.hpp"
-#include "decline_rules.hpp"
-#include "kernel_conformance_plan.hpp"
-#include "kernel_conformance_problem.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/decline_rules.hpp"
+#include "harness/tiers/kernel_conformance_plan.hpp"
+#include "harness/tiers/kernel_conformance_problem.hpp"
 #include "kernels/registry.hpp"
-#include "record/recording.hpp"
+#include "harness/record/recording.hpp"
 
 #if defined(MMAEMU_TIERS_HAVE_CUDA)
-#include "record/gpu_run.hpp"
+#include "harness/record/gpu_run.hpp"
 #endif
 
 namespace mmaemu {
@@ -127,6 +127,8 @@ class Parity {
                     "` replays these inputs)");
     result_.reason.clear();
     for (const std::string& p : parts) result_.reason += (result_.reason.empty() ? "" : "; ") + p;
+    result_.coverage = coverage_;
+    result_.seed = seed_;
   }
 
   const NativeGpu& gpu_;

@@ -19,10 +19,10 @@
 #include <string>
 #include <vector>
 
-#include "../core/result.hpp"
+#include "harness/core/result.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
-#include "suite_kind.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

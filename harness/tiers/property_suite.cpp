@@ -1,18 +1,18 @@
-#include "property_suite.hpp"
+#include "harness/tiers/property_suite.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <iostream>
 
-#include "../core/atomic_file.hpp"
-#include "../core/errors.hpp"
-#include "../core/npy.hpp"
-#include "../core/scratch_dir.hpp"
-#include "../core/self_path.hpp"
-#include "../properties/property.hpp"
-#include "decline_rules.hpp"
-#include "kernel_conformance_plan.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/scratch_dir.hpp"
+#include "harness/core/self_path.hpp"
+#include "harness/properties/property.hpp"
+#include "harness/tiers/decline_rules.hpp"
+#include "harness/tiers/kernel_conformance_plan.hpp"
 
 namespace mmaemu {
 namespace {
@@ -236,6 +236,8 @@ SuiteResult run_properties(const SuiteSpec& spec) {
   if (r.mismatched) reason = std::to_string(r.mismatched) + " propert" + (r.mismatched == 1 ? "y" : "ies") + " refuted; " + reason;
   for (const std::string& f : r.failures) reason += "; " + f;
   r.reason = reason;
+  r.coverage = coverage;
+  r.seed = seed;
   r.verdict = r.mismatched || !r.failures.empty() ? Verdict::fail : Verdict::pass;
   return r;
 }

@@ -20,7 +20,7 @@
 // An exception (a group where the property is claimed
 // not to hold) must be confirmed by a counterexample, or the suite fails.
 #pragma once
-#include "suite_kind.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

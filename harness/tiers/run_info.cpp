@@ -1,7 +1,8 @@
 #include <cstdlib>
-#include "run_info.hpp"
+#include "harness/tiers/run_info.hpp"
 
-#include "../core/host_info.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/core/program_variant.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -76,6 +77,8 @@ RunReport new_run_report(const std::filesystem::path& source_dir) {
   r.environment["os"] = operating_system();
   // Results of uncommitted code must not pass for results of the commit.
   r.environment["worktree"] = git_worktree_state(source_dir);
+  // Nor results of a mutant program for the product's: "shipped", or which mutant it carried.
+  r.environment["program"] = program_variant();
   return r;
 }
 

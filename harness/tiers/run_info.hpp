@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <string>
 
-#include "../core/result.hpp"
+#include "harness/core/result.hpp"
 
 namespace mmaemu {
 

@@ -1,4 +1,4 @@
-#include "runner.hpp"
+#include "harness/tiers/runner.hpp"
 
 #include <algorithm>
 
@@ -12,15 +12,15 @@
 #include <set>
 #include <utility>
 
-#include "../core/errors.hpp"
-#include "../core/reports.hpp"
-#include "../core/shard.hpp"
-#include "../core/verdict_table.hpp"
-#include "known_mismatches.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/reports.hpp"
+#include "harness/core/shard.hpp"
+#include "harness/core/verdict_table.hpp"
+#include "harness/tiers/known_mismatches.hpp"
 #include "mmaemu/reference/model.hpp"
-#include "run_info.hpp"
-#include "suite_kind.hpp"
-#include "tier_loader.hpp"
+#include "harness/tiers/run_info.hpp"
+#include "harness/tiers/suite_kind.hpp"
+#include "harness/tiers/tier_loader.hpp"
 
 namespace mmaemu {
 namespace {

@@ -11,8 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "../core/result.hpp"
-#include "tier_file_kind.hpp"
+#include "harness/core/result.hpp"
+#include "harness/tiers/tier_file_kind.hpp"
 
 namespace mmaemu {
 

@@ -6,9 +6,9 @@
 #include <string>
 #include <vector>
 
-#include "../core/result.hpp"
-#include "suite_spec.hpp"
-#include "tier_schema.hpp"
+#include "harness/core/result.hpp"
+#include "harness/tiers/suite_spec.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu {
 

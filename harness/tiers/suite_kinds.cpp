@@ -1,12 +1,12 @@
 // The registry of suite kinds. One line per kind; each kind lives in its own file.
-#include "cublaslt_parity.hpp"
-#include "cublaslt_replay.hpp"
-#include "external_replay.hpp"
-#include "fixture_replay.hpp"
-#include "kernel_conformance.hpp"
-#include "native_parity.hpp"
-#include "property_suite.hpp"
-#include "suite_kind.hpp"
+#include "harness/tiers/cublaslt_parity.hpp"
+#include "harness/tiers/cublaslt_replay.hpp"
+#include "harness/tiers/external_replay.hpp"
+#include "harness/tiers/fixture_replay.hpp"
+#include "harness/tiers/kernel_conformance.hpp"
+#include "harness/tiers/native_parity.hpp"
+#include "harness/tiers/property_suite.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 

@@ -1,4 +1,4 @@
-#include "suite_spec.hpp"
+#include "harness/tiers/suite_spec.hpp"
 
 #include <stdexcept>
 

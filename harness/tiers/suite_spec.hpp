@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "tier_schema.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu {
 

@@ -1,10 +1,10 @@
-#include "tier_file_kind.hpp"
+#include "harness/tiers/tier_file_kind.hpp"
 
 #include <array>
 #include <utility>
 
-#include "../core/errors.hpp"
-#include "tier_schema.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 namespace mmaemu {
 namespace {

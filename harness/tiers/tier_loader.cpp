@@ -1,11 +1,11 @@
-#include "tier_loader.hpp"
+#include "harness/tiers/tier_loader.hpp"
 
 #include <algorithm>
 #include <set>
 
-#include "../core/errors.hpp"
-#include "known_mismatches.hpp"
-#include "suite_kind.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/tiers/known_mismatches.hpp"
+#include "harness/tiers/suite_kind.hpp"
 
 namespace mmaemu {
 namespace {

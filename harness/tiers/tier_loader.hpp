@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "suite_spec.hpp"
+#include "harness/tiers/suite_spec.hpp"
 
 namespace mmaemu {
 

@@ -1,10 +1,10 @@
-#include "tier_schema.hpp"
+#include "harness/tiers/tier_schema.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "../core/errors.hpp"
+#include "harness/core/errors.hpp"
 
 namespace mmaemu {
 namespace {
@@ -19,6 +19,7 @@ const char* type_name(ValueType t) {
     case ValueType::directory: return "a directory path";
     case ValueType::mapping: return "a mapping";
     case ValueType::sequence: return "a list";
+    case ValueType::mapping_or_sequence: return "a mapping or a list of mappings";
   }
   return "?";
 }
@@ -136,6 +137,10 @@ SchemaValue check_value(const YAML::Node& n, const std::string& file, const KeyS
       break;
     case ValueType::sequence:
       if (!n.IsSequence()) wrong_type(file, n, k);
+      v.node = n;
+      break;
+    case ValueType::mapping_or_sequence:
+      if (!n.IsMap() && !n.IsSequence()) wrong_type(file, n, k);
       v.node = n;
       break;
   }

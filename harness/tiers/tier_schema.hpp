@@ -22,6 +22,7 @@ enum class ValueType {
   directory,    // a path to a directory, relative to the YAML file's directory
   mapping,      // a nested mapping, checked by the caller against its own schema
   sequence,     // a nested sequence, checked by the caller
+  mapping_or_sequence,  // one nested mapping or a list of them, checked by the caller
 };
 
 struct KeySpec {

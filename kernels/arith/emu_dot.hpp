@@ -23,7 +23,6 @@
 #include "kernels/arith/formats.hpp"
 #include "kernels/arith/hd.hpp"
 #include "kernels/arith/op_params.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels::arith {
 
@@ -37,11 +36,7 @@ MMAEMU_HD constexpr int block_sum_bits(int L, int F) {
 // An operand as the block reads it: fp32 patterns given as tf32 are read by dropping the low 13 bits
 // (decode ignores them) or, on some parts, by rounding to nearest first.
 MMAEMU_HD Value read_operand(const FmtParams& f, uint32_t bits, const BlockParams& bp) {
-  if (MMAEMU_MUTANT(46)) {  // tf32 inputs rounded to nearest whatever the profile says
-    if (f.id == Fmt::tf32) bits = convert(fmt_params(Fmt::fp32), bits, f, true);
-  } else {
-    if (f.id == Fmt::tf32 && bp.tf32_input_nearest) bits = convert(fmt_params(Fmt::fp32), bits, f, true);
-  }
+  if (f.id == Fmt::tf32 && bp.tf32_input_nearest) bits = convert(fmt_params(Fmt::fp32), bits, f, true);
   return decode(f, bits);
 }
 
@@ -61,13 +56,7 @@ MMAEMU_HD void add_term(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_
     t = sig >> -shift;
     inexact = (t << -shift) != sig;
   }
-  if (MMAEMU_MUTANT(47) || MMAEMU_MUTANT(130)) {  // truncation toward -inf whatever the profile says (130: on the GPU)
-    if (neg && inexact) ++t;
-  } else if (MMAEMU_MUTANT(59)) {
-    // the floor rule forgotten: every term truncated toward zero
-  } else {
-    if (neg && inexact && bp.floor_truncation) ++t;  // two's-complement truncation: toward -inf
-  }
+  if (neg && inexact && bp.floor_truncation) ++t;  // two's-complement truncation: toward -inf
   sum += neg ? -static_cast<int64_t>(t) : static_cast<int64_t>(t);
 }
 
@@ -85,11 +74,7 @@ MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtPa
   int emax = INT32_MIN;
   bool all_zero = true, all_neg_zero = true;
   auto zero_term = [&](bool neg) {
-    if (MMAEMU_MUTANT(50)) {
-      // zero terms take no part in the alignment exponent
-    } else {
-      if (bp.has_zero_product_exp) emax = imax(emax, bp.zero_product_exp);
-    }
+    if (bp.has_zero_product_exp) emax = imax(emax, bp.zero_product_exp);
     all_neg_zero = all_neg_zero && neg;
   };
   for (int i = start; i < start + n; ++i) {
@@ -109,12 +94,7 @@ MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtPa
       emax = imax(emax, a.exp + b.exp);
     }
   }
-  if (MMAEMU_MUTANT(53)) {  // Inf - Inf gives +Inf instead of NaN
-    if (nan) return canonical_nan(out);
-    if (pos_inf && neg_inf) return infinity_bits(out, false);
-  } else {
-    if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
-  }
+  if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
   if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
   if (c.cls == Cls::zero) {
     zero_term(c.neg);
@@ -122,11 +102,7 @@ MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtPa
     all_zero = false;
     emax = imax(emax, c.exp);
   }
-  if (MMAEMU_MUTANT(52)) {  // an all-zero block gives +0 whatever the signs
-    if (all_zero) return zero_bits(out, false);
-  } else {
-    if (all_zero) return zero_bits(out, all_neg_zero);
-  }
+  if (all_zero) return zero_bits(out, all_neg_zero);
 
   // Pass 2: the exact sum of the truncated terms.
   const int pf = fa.man_bits + fb.man_bits;
@@ -143,12 +119,8 @@ MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtPa
   const bool neg = sum < 0;
   const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
   const uint32_t r = round_to(out, neg, mag, emax - bp.F, bp.round_nearest, bp.rz_overflow_to_inf);
-  if (MMAEMU_MUTANT(51)) {  // the +0 rule dropped: a tiny negative sum keeps its -0
-    return r;
-  } else {
-    // A non-zero sum that rounds to zero gives +0 whatever its sign.
-    return r == zero_bits(out, true) ? zero_bits(out, false) : r;
-  }
+  // A non-zero sum that rounds to zero gives +0 whatever its sign.
+  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
 }
 
 // The block result as D's format: e8m13 is already an fp32 pattern; otherwise re-rounded (RNE).
@@ -162,27 +134,9 @@ template <class Load>
 MMAEMU_HD uint32_t block_chain(const InstrParams& ip, const Load& load, int n, uint32_t c) {
   const FmtParams* acc_fmt = &ip.c;
   uint32_t acc = c;
-  if (MMAEMU_MUTANT(48) || MMAEMU_MUTANT(131)) {  // one fraction bit fewer in every block (131: on the GPU)
-    BlockParams narrower = ip.block;
-    narrower.F -= 1;
-    for (int start = 0; start < n; start += ip.block.L) {
-      acc = block(narrower, ip.a, ip.b, load, start, imin(ip.block.L, n - start), *acc_fmt, acc);
-      acc_fmt = &ip.block.result;
-    }
-  } else if (MMAEMU_MUTANT(49)) {  // blocks one product too long
-    for (int start = 0; start < n; start += ip.block.L + 1) {
-      acc = block(ip.block, ip.a, ip.b, load, start, imin(ip.block.L + 1, n - start), *acc_fmt, acc);
-      acc_fmt = &ip.block.result;
-    }
-  } else if (MMAEMU_MUTANT(58)) {  // the block result re-read in C's format by the next block
-    for (int start = 0; start < n; start += ip.block.L)
-      acc = block(ip.block, ip.a, ip.b, load, start, imin(ip.block.L, n - start), ip.c, acc);
-    return to_output(n > 0 ? ip.block.result : ip.c, acc, ip.d);
-  } else {
-    for (int start = 0; start < n; start += ip.block.L) {
-      acc = block(ip.block, ip.a, ip.b, load, start, imin(ip.block.L, n - start), *acc_fmt, acc);
-      acc_fmt = &ip.block.result;
-    }
+  for (int start = 0; start < n; start += ip.block.L) {
+    acc = block(ip.block, ip.a, ip.b, load, start, imin(ip.block.L, n - start), *acc_fmt, acc);
+    acc_fmt = &ip.block.result;
   }
   return to_output(*acc_fmt, acc, ip.d);
 }
@@ -228,11 +182,7 @@ MMAEMU_HD uint32_t ieee_add(const FmtParams& out, const FmtParams& fx, uint32_t 
   if (s == 0) return zero_bits(out, false);
   const bool neg = s < 0;
   const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(s) : static_cast<uint64_t>(s);
-  if (MMAEMU_MUTANT(55)) {  // the addition of c rounded toward zero instead of to nearest
-    return round_to(out, neg, mag, lsb, false, false);
-  } else {
-    return round_to(out, neg, mag, lsb, true, false);
-  }
+  return round_to(out, neg, mag, lsb, true, false);
 }
 
 // Number of the k < K with (k / run) % parts == part.
@@ -249,12 +199,7 @@ struct PartLoad {
   const Load& load;
   int part;
   MMAEMU_HD void operator()(int j, uint32_t& a, uint32_t& b) const {
-    int k;
-    if (MMAEMU_MUTANT(54)) {  // parts dealt one k at a time (k % parts) instead of in runs
-      k = j * p.parts + part;
-    } else {
-      k = ((j / p.run) * p.parts + part) * p.run + j % p.run;
-    }
+    const int k = ((j / p.run) * p.parts + part) * p.run + j % p.run;
     uint32_t ab, bb;
     load(k, ab, bb);
     a = convert(p.instr.a, ab, p.via.a, true);
@@ -282,7 +227,7 @@ struct StridedLoad {
   size_t b_stride;
   int valid;  // elements of this step inside K
   MMAEMU_HD void operator()(int i, uint32_t& x, uint32_t& y) const {
-    if (MMAEMU_MUTANT(56) ? i < valid - 1 : i < valid) {  // 56: the last k inside K dropped
+    if (i < valid) {
       x = a[static_cast<size_t>(i) * a_stride];
       y = b[static_cast<size_t>(i) * b_stride];
     } else {
@@ -292,32 +237,19 @@ struct StridedLoad {
   }
 };
 
-MMAEMU_HD size_t gemm_steps(const OpParams& p, size_t K) {
-  const size_t k = static_cast<size_t>(p.instr.k);
-  return (K + k - 1) / k;
-}
-
 // One GEMM output: a_row[kk * a_stride] and b_col[kk * b_stride] for kk < K, addend c. When trace is
-// given, trace[s * trace_stride] receives the accumulator after step s.
+// given, trace[s * trace_stride] receives the accumulator after step s (ref::gemm_steps(model, K) steps,
+// the count the callers size the trace by: the steps are counted in one place, the reference).
 MMAEMU_HD uint32_t emu_gemm_element(const OpParams& p, const uint32_t* a_row, size_t a_stride,
                                     const uint32_t* b_col, size_t b_stride, size_t K, uint32_t c,
                                     uint32_t* trace = nullptr, size_t trace_stride = 1) {
-  const size_t k = static_cast<size_t>(p.instr.k), steps = gemm_steps(p, K);
+  const size_t k = static_cast<size_t>(p.instr.k);
   uint32_t acc = c;
-  for (size_t s = 0; s < steps; ++s) {
-    const size_t base = s * k;
+  for (size_t s = 0, base = 0; base < K; ++s, base += k) {
     const StridedLoad load{a_row + base * a_stride, a_stride, b_col + base * b_stride, b_stride,
                            static_cast<int>(K - base < k ? K - base : k)};
-    if (MMAEMU_MUTANT(57)) {  // the trace takes the accumulator before the step, not after
-      if (trace) trace[s * trace_stride] = acc;
-      acc = emu_step(p, load, acc);
-    } else if (MMAEMU_MUTANT(93)) {  // identity control
-      acc = emu_step(p, load, acc);
-      if (trace) trace[s * trace_stride] = acc;
-    } else {
-      acc = emu_step(p, load, acc);
-      if (trace) trace[s * trace_stride] = acc;
-    }
+    acc = emu_step(p, load, acc);
+    if (trace) trace[s * trace_stride] = acc;
   }
   return acc;
 }

@@ -6,7 +6,6 @@
 
 #include "kernels/arith/hd.hpp"
 #include "kernels/arith/op_params.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels::arith {
 
@@ -46,29 +45,15 @@ MMAEMU_HD Value decode(const FmtParams& f, uint32_t bits) {
   const uint32_t top = low_mask(f.exp_bits);
   if (bexp == top) {
     if (f.specials == Specials::ieee) return {frac ? Cls::nan : Cls::inf, neg, 0, 0};
-    if (MMAEMU_MUTANT(41)) {  // e4m3's top binade read as IEEE specials (Inf / NaN)
-      if (f.specials == Specials::finite_one_nan) return {frac ? Cls::nan : Cls::inf, neg, 0, 0};
-    } else {
-      if (f.specials == Specials::finite_one_nan && frac == low_mask(f.man_bits)) return {Cls::nan, neg, 0, 0};
-    }
+    if (f.specials == Specials::finite_one_nan && frac == low_mask(f.man_bits)) return {Cls::nan, neg, 0, 0};
   }
-  if (MMAEMU_MUTANT(40)) {  // subnormals given the implicit leading bit
-    if (bexp == 0) return {frac ? Cls::subnormal : Cls::zero, neg, emin(f), frac ? frac | (1u << f.man_bits) : 0u};
-  } else {
-    if (bexp == 0) return {frac ? Cls::subnormal : Cls::zero, neg, emin(f), frac};
-  }
+  if (bexp == 0) return {frac ? Cls::subnormal : Cls::zero, neg, emin(f), frac};
   return {Cls::normal, neg, static_cast<int>(bexp) - f.bias, frac | (1u << f.man_bits)};
 }
 
 // The quiet NaN tensor cores return: every bit but the sign set (fp32 0x7FFFFFFF, fp16 0x7FFF, e4m3 0x7F).
 MMAEMU_HD uint32_t canonical_nan(const FmtParams& f) {
-  if (MMAEMU_MUTANT(45)) {  // the IEEE default quiet NaN (sign clear, top fraction bit) instead
-    const int frac_top = f.man_shift + f.man_bits;  // the exponent field's lowest bit
-    return f.specials == Specials::ieee ? (low_mask(f.exp_bits) << frac_top) | (1u << (frac_top - 1))
-                                        : low_mask(f.storage_bits - 1);
-  } else {
-    return low_mask(f.storage_bits - 1);
-  }
+  return low_mask(f.storage_bits - 1);
 }
 MMAEMU_HD uint32_t zero_bits(const FmtParams& f, bool neg) { return neg ? 1u << (f.storage_bits - 1) : 0u; }
 
@@ -110,13 +95,7 @@ MMAEMU_HD uint32_t round_to(const FmtParams& f, bool neg, uint64_t mag, int scal
     q = mag >> shift;
     if (nearest) {
       const uint64_t rem = mag & ((uint64_t{1} << shift) - 1), half = uint64_t{1} << (shift - 1);
-      if (MMAEMU_MUTANT(42)) {  // sticky bits lost: only the guard bit and the last kept bit decide
-        if ((rem & half) && (q & 1)) ++q;
-      } else if (MMAEMU_MUTANT(43)) {  // ties rounded down instead of to even
-        if (rem > half) ++q;
-      } else {
-        if (rem > half || (rem == half && (q & 1))) ++q;
-      }
+      if (rem > half || (rem == half && (q & 1))) ++q;
     }
   }
   if (q >> (m + 1)) {  // rounding carried into the next binade
@@ -130,22 +109,14 @@ MMAEMU_HD uint32_t round_to(const FmtParams& f, bool neg, uint64_t mag, int scal
   const bool overflow =
       normal && (biased > top || (f.specials == Specials::ieee && biased == top) ||
                  (f.specials == Specials::finite_one_nan && biased == top && frac == low_mask(m)));
-  if (MMAEMU_MUTANT(44)) {  // an RZ overflow saturates whatever the profile says
-    if (overflow) return nearest ? infinity_bits(f, neg) : max_finite(f, neg);
-  } else {
-    if (overflow) return (nearest || rz_overflow_to_inf) ? infinity_bits(f, neg) : max_finite(f, neg);
-  }
+  if (overflow) return (nearest || rz_overflow_to_inf) ? infinity_bits(f, neg) : max_finite(f, neg);
   return encode(f, neg, normal ? static_cast<uint32_t>(biased) : 0u, frac);
 }
 
 // A value of one format in another: exact when it fits, else rounded (RNE or RZ).
 MMAEMU_HD uint32_t convert(const FmtParams& from, uint32_t bits, const FmtParams& to, bool nearest) {
   const Value v = decode(from, bits);
-  if (MMAEMU_MUTANT(92)) {  // identity control
-    if (v.cls == Cls::zero) return zero_bits(to, v.neg);
-  } else {
-    if (v.cls == Cls::zero) return zero_bits(to, v.neg);
-  }
+  if (v.cls == Cls::zero) return zero_bits(to, v.neg);
   switch (v.cls) {
     case Cls::nan: return canonical_nan(to);
     case Cls::inf: return infinity_bits(to, v.neg);

@@ -1,8 +1,9 @@
 // One output of a library GEMM (cuBLASLt's kernels as reference/library_gemm.hpp models them) in the
 // kernels' own arithmetic: the instruction's block chains of emu_dot.hpp for each K slice, fp32 FMA
 // chains for SIMT kernels, FP8 promotion, the slices' reduction and the epilogue, all in IEEE fp32 with
-// explicit rounding (no contraction the compiler could choose). The decisions (which slices, which
-// epilogue, alpha') come from ref::plan_library_gemm through LibraryParams; this file only computes.
+// explicit rounding (no contraction the compiler could choose). The decisions (which slices, the
+// order of their reduction, which epilogue, alpha') come from ref::plan_library_gemm through
+// LibraryParams; this file only computes.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -11,6 +12,11 @@
 #include "kernels/arith/emu_dot.hpp"
 
 namespace mmaemu::kernels::arith {
+
+// The most steps a reduction may have here (one per slice at most): the plan's order travels to the
+// GPU inside the kernel's parameters.
+inline constexpr uint32_t kMaxReductionSteps = 512;
+inline constexpr uint16_t kAloneInStep = 0xFFFF;  // reduction_second: the step is one slice alone
 
 struct LibraryParams {
   OpParams instr{};           // the wgmma chained along K (unused when simt_fp32)
@@ -21,7 +27,11 @@ struct LibraryParams {
   uint64_t chunk = 0;             // consecutive slices' length
   uint32_t residue_first = 0;     // tf32 K tail: the slice's first (length mod this) products first
   uint32_t interleave_block = 0;  // algorithm 55: K blocks dealt to the slices in turn
-  bool paired = false;            // the reduction pairs slice t with t + ceil(S/2)
+  // ref::LibraryPlan::reduction: step i adds slice reduction_first[i]'s partial, with slice
+  // reduction_second[i]'s added to it first unless that is kAloneInStep.
+  uint32_t reduction_steps = 0;
+  uint16_t reduction_first[kMaxReductionSteps] = {};
+  uint16_t reduction_second[kMaxReductionSteps] = {};
   bool beta_fma = false;          // fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
   bool beta_zero = false;         // C not read
   float alpha = 1.0f, beta = 0.0f;
@@ -150,42 +160,11 @@ MMAEMU_HD float library_partial(const LibraryLoad& in, size_t K, size_t s) {
 MMAEMU_HD uint32_t library_element(const LibraryParams& p, const uint32_t* a_row, const uint32_t* b_col,
                                           size_t b_stride, size_t K, uint32_t c_bits) {
   const LibraryLoad in{p, a_row, b_col, b_stride};
-  // Consecutive slices beyond K (short K, many slices) do not exist; interleaved ones are all there.
-  size_t S = p.slices;
-  if (!p.interleave_block) {
-    const size_t used = p.chunk ? (K + p.chunk - 1) / p.chunk : 1;
-    S = used < S ? used : S;
-    if (S == 0) S = 1;
-  }
-  // The reduction as a list of steps, each one slice or a pair added first (the paired order of
-  // ref::plan_library_gemm: (p0 + p_h), p_{S-1}, (p_t + p_{t+h}) or p_t, ..., p_{h-1}).
-  const bool paired = p.paired && S >= 2;
-  const size_t h = (S + 1) / 2;
   float acc = 0.0f;
-  for (size_t step = 0;; ++step) {
-    size_t first, second = SIZE_MAX;
-    if (!paired) {
-      if (step >= S) break;
-      first = step;
-    } else {
-      // Steps: 0 -> (0, h); 1 -> S-1 (absent when S-1 == h); then t = 1 .. h-2; then h-1 (when h > 1).
-      const size_t tail_step = S - 1 != h ? 1 : 0;
-      if (step == 0) {
-        first = 0;
-        second = h;
-      } else if (step <= tail_step) {
-        first = S - 1;
-      } else if (step - tail_step < h - 1) {
-        first = step - tail_step;
-        if (first + h < S - 1) second = first + h;
-      } else if (step - tail_step == h - 1 && h > 1) {
-        first = h - 1;
-      } else {
-        break;
-      }
-    }
+  for (uint32_t step = 0; step < p.reduction_steps; ++step) {
+    const uint16_t first = p.reduction_first[step], second = p.reduction_second[step];
     float x = 0.0f;
-    for (int j = 0; j < (second != SIZE_MAX ? 2 : 1); ++j) {  // one call site: one inlined copy on the GPU
+    for (int j = 0; j < (second != kAloneInStep ? 2 : 1); ++j) {  // one call site: one inlined copy on the GPU
       const float y = library_partial(in, K, j ? second : first);
       x = j ? add_rn(x, y) : y;
     }

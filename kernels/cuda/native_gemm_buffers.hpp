@@ -12,6 +12,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/gemm_args.hpp"
 
 namespace mmaemu::kernels {
 
@@ -50,6 +51,21 @@ struct NativeGemmBuffers {
         trace(p.trace ? c_count(p.shape) * steps : 0) {
     D.fill_bytes(0xFF);
     trace.fill_bytes(0xFF);
+  }
+
+  // The kernels' view of these buffers.
+  GemmArgs<Operand, Acc> args(const GemmProblem& p, size_t steps) const {
+    const GemmShape& s = p.shape;
+    return {A.get(),
+            B.get(),
+            C.get(),
+            D.get(),
+            p.trace ? trace.get() : nullptr,
+            static_cast<int>(s.M),
+            static_cast<int>(s.N),
+            static_cast<int>(s.K),
+            static_cast<int>(steps),
+            static_cast<int>(s.batch)};
   }
 
   // D (and the trace) back to the host; KernelError for the first output the kernel left unwritten, or

@@ -9,22 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "fragment_layout.hpp"
-#include "mutants/switch.hpp"
-#include "tc_instructions.cuh"
+#include "kernels/cuda/fragment_layout.hpp"
+#include "kernels/cuda/gemm_args.hpp"
+#include "kernels/cuda/tc_instructions.cuh"
 
 namespace mmaemu::kernels::tc {
-
-template <class Operand, class Acc>
-struct GemmArgs {
-  const Operand* A;  // [batch][M][K]
-  const Operand* B;  // [batch][K][N]
-  const Acc* C;      // [batch][M][N]
-  Acc* D;            // [batch][M][N]
-  Acc* trace;        // [batch][M][N][steps] or nullptr
-  int M, N, K, steps;
-  int batch;
-};
 
 inline constexpr int kTile = 64;      // D tile per block: 64 x 64
 inline constexpr int kThreads = 128;  // 4 warps (mma.sync: 2 x 2 warps of 32 x 32) or one warpgroup
@@ -73,10 +62,7 @@ __global__ void __launch_bounds__(kThreads) mma_sync_gemm(GemmArgs<typename I::O
         for (int e = 0; e < 4; ++e) {
           const layout::RowCol rc = layout::mma_c(lane, e);
           const int m = m0 + wm + tm * 16 + rc.row, n = n0 + wn + tn * 8 + rc.col;
-          if (MMAEMU_MUTANT(122)) {  // C never added: the accumulators start at +0
-          } else {
-            if (m < g.M && n < g.N) acc_set<Acc>(acc[tm][tn], e, g.C[mn0 + static_cast<size_t>(m) * g.N + n]);
-          }
+          if (m < g.M && n < g.N) acc_set<Acc>(acc[tm][tn], e, g.C[mn0 + static_cast<size_t>(m) * g.N + n]);
         }
       }
 
@@ -91,40 +77,25 @@ __global__ void __launch_bounds__(kThreads) mma_sync_gemm(GemmArgs<typename I::O
         const int k = i / kTile, c = i % kTile, n = n0 + c, kk = k0 + k;
         sB[k][c] = load_or_zero(B + static_cast<size_t>(kk) * g.N + n, n < g.N && kk < g.K);
       }
-      if (MMAEMU_MUTANT(123)) {  // missing __syncthreads: fragments read before every warp staged its part
-      } else {
-        __syncthreads();
-      }
+      __syncthreads();  // every warp's part of the step's slices is staged
 
       uint32_t a[kTm][4] = {}, b[kTn][2] = {};
       for (int tm = 0; tm < kTm; ++tm)
         for (int reg = 0; reg < I::kARegs; ++reg)
           for (int i = 0; i < P; ++i) {
-            int ie = i;
-            if (MMAEMU_MUTANT(120)) {  // a fragment element swapped: A's two lowest packed elements exchanged
-              if (P > 1 && i < 2) ie = i ^ 1;
-            }
-            const layout::RowCol rc = layout::mma_a(lane, reg, ie, P);
+            const layout::RowCol rc = layout::mma_a(lane, reg, i, P);
             a[tm][reg] |= static_cast<uint32_t>(sA[wm + tm * 16 + rc.row][rc.col]) << (i * kBits % 32);
           }
       for (int tn = 0; tn < kTn; ++tn)
         for (int reg = 0; reg < I::kBRegs; ++reg)
           for (int i = 0; i < P; ++i) {
-            int src_lane = lane;
-            if (MMAEMU_MUTANT(121)) {  // a wrong lane: B fragments loaded as the neighbouring lane group's
-              src_lane = lane ^ 4;
-            }
-            const layout::RowCol rc = layout::mma_b(src_lane, reg, i, P);
+            const layout::RowCol rc = layout::mma_b(lane, reg, i, P);
             b[tn][reg] |= static_cast<uint32_t>(sB[rc.row][wn + tn * 8 + rc.col]) << (i * kBits % 32);
           }
       for (int tm = 0; tm < kTm; ++tm)
         for (int tn = 0; tn < kTn; ++tn) {
           uint32_t d[4] = {};
-          if (MMAEMU_MUTANT(191)) {  // identity control: both branches the same
-            I::mma(a[tm], b[tn], acc[tm][tn], d);
-          } else {
-            I::mma(a[tm], b[tn], acc[tm][tn], d);
-          }
+          I::mma(a[tm], b[tn], acc[tm][tn], d);
           for (int r = 0; r < kCRegs; ++r) acc[tm][tn][r] = d[r];
         }
       if (g.trace) {
@@ -166,9 +137,6 @@ __global__ void __launch_bounds__(kThreads) wgmma_gemm(GemmArgs<typename I::Oper
   const int m0 = blockIdx.y * kTile, n0 = blockIdx.x * kTile;
   for (int bt = blockIdx.z; bt < g.batch; bt += gridDim.z) {
     const Operand* A = g.A + static_cast<size_t>(bt) * g.M * g.K;
-    if (MMAEMU_MUTANT(126)) {  // A's batch stride taken from D's shape (M x N instead of M x K)
-      A = g.A + static_cast<size_t>(bt) * g.M * g.N;
-    }
     const Operand* B = g.B + static_cast<size_t>(bt) * g.K * g.N;
     const size_t mn0 = static_cast<size_t>(bt) * g.M * g.N;
 
@@ -182,22 +150,18 @@ __global__ void __launch_bounds__(kThreads) wgmma_gemm(GemmArgs<typename I::Oper
       }
     }
 
-    int k_end = g.K;
-    if (MMAEMU_MUTANT(125)) {  // the K tail dropped: the last, partial step's elements read as zeros
-      k_end = g.K / KI * KI;
-    }
     for (int s = 0; s < g.steps; ++s) {
       const int k0 = s * KI;
       __syncthreads();  // the previous step's instructions have read shared memory
       for (int i = tid; i < kTile * KI; i += kThreads) {
         const int r = i / KI, k = i % KI, m = m0 + r, kk = k0 + k;
         *reinterpret_cast<Operand*>(sA + layout::kmajor_offset(r, k, sizeof(Operand))) =
-            load_or_zero(A + static_cast<size_t>(m) * g.K + kk, m < g.M && kk < k_end);
+            load_or_zero(A + static_cast<size_t>(m) * g.K + kk, m < g.M && kk < g.K);
       }
       for (int i = tid; i < KI * kTile; i += kThreads) {
         const int k = i / kTile, c = i % kTile, n = n0 + c, kk = k0 + k;
         *reinterpret_cast<Operand*>(sB + layout::kmajor_offset(c, k, sizeof(Operand))) =
-            load_or_zero(B + static_cast<size_t>(kk) * g.N + n, n < g.N && kk < k_end);
+            load_or_zero(B + static_cast<size_t>(kk) * g.N + n, n < g.N && kk < g.K);
       }
       // The generic-proxy stores become visible to the tensor core's async proxy, then to the group.
       MMAEMU_TC_SM90A(asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory"));
@@ -339,10 +303,6 @@ __global__ void __launch_bounds__(kThreads) wgmma_gemm_staged(GemmArgs<typename 
       if (s0 + kStageSteps < g.steps)  // the next stage's loads overlap this stage's instructions
         fetch_stage<Operand, KI>(st, A, B, g.M, g.N, g.K, m0, n0, (s0 + kStageSteps) * KI, tid);
       const int n_steps = g.steps - s0 < kStageSteps ? g.steps - s0 : kStageSteps;
-      if (MMAEMU_MUTANT(124)) {  // the accumulator not chained across stages: each stage starts from +0
-        for (int j = 0; j < kJ; ++j)
-          for (int r = 0; r < 4; ++r) acc[j][r] = 0;
-      }
       wg_fence();
       if (n_steps == kStageSteps) {  // straight-line issue: no branch between the instructions
 #pragma unroll

@@ -11,7 +11,7 @@
 #pragma once
 #include <cstdint>
 
-#include "fragment_layout.hpp"
+#include "kernels/cuda/fragment_layout.hpp"
 
 namespace mmaemu::kernels::tc {
 

@@ -33,16 +33,7 @@ double run_native(const GemmProblem& p, size_t steps) {
   using Acc = typename I::Acc;
   NativeGemmBuffers<Operand, Acc> buf(p, steps);
   const GemmShape& s = p.shape;
-  tc::GemmArgs<Operand, Acc> g{buf.A.get(),
-                               buf.B.get(),
-                               buf.C.get(),
-                               buf.D.get(),
-                               p.trace ? buf.trace.get() : nullptr,
-                               static_cast<int>(s.M),
-                               static_cast<int>(s.N),
-                               static_cast<int>(s.K),
-                               static_cast<int>(steps),
-                               static_cast<int>(s.batch)};
+  const GemmArgs<Operand, Acc> g = buf.args(p, steps);
   const dim3 grid(static_cast<unsigned>((s.N + tc::kTile - 1) / tc::kTile),
                   static_cast<unsigned>((s.M + tc::kTile - 1) / tc::kTile),
                   static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));

@@ -9,7 +9,6 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels {
 namespace {
@@ -17,30 +16,13 @@ namespace {
 __global__ void v1_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint32_t* __restrict__ A,
                         const uint32_t* __restrict__ B, const uint32_t* __restrict__ C, uint32_t* __restrict__ D,
                         uint32_t* __restrict__ trace) {
-  // Mutant switches in device code are compile-time constants (mutants/switch.hpp): the kernel is the
-  // original one unless built as that mutant's own variant.
-  size_t total = s.batch * s.M * s.N, stride = size_t{gridDim.x} * blockDim.x;
-  if (MMAEMU_MUTANT(101)) {  // off by one: the last output is never computed
-    total -= 1;
-  }
-  if (MMAEMU_MUTANT(102)) {  // the grid-stride loop never advances: the kernel spins forever
-    stride = 0;
-  }
+  const size_t total = s.batch * s.M * s.N, stride = size_t{gridDim.x} * blockDim.x;
   for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < total; o += stride) {
     const size_t n = o % s.N, m = (o / s.N) % s.M, t = o / (s.N * s.M);
     const uint32_t* a_row = A + (t * s.M + m) * s.K;
-    const uint32_t* b_col;
-    if (MMAEMU_MUTANT(100)) {  // B's batch stride lost: every batch entry reads entry 0's B
-      b_col = B + n;
-    } else {
-      b_col = B + t * s.K * s.N + n;
-    }
+    const uint32_t* b_col = B + t * s.K * s.N + n;
     uint32_t* tr = trace ? trace + o * steps : nullptr;
-    if (MMAEMU_MUTANT(190)) {  // identity control: both branches the same
-      D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], tr, 1);
-    } else {
-      D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], tr, 1);
-    }
+    D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], tr, 1);
   }
 }
 
@@ -58,7 +40,7 @@ class V1Backend final : public Backend {
     if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + *why);
     const arith::OpParams p = params_from_profile(*pr.model);
     const GemmShape& s = pr.shape;
-    const size_t steps = arith::gemm_steps(p, s.K), outputs = c_count(s);
+    const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s);
     DeviceBuffer<uint32_t> A(a_count(s)), B(b_count(s)), C(outputs), D(outputs), T(pr.trace ? outputs * steps : 0);
     A.upload(pr.A);
     B.upload(pr.B);

@@ -14,8 +14,8 @@
 
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/op_params.hpp"
+#include "kernels/cuda/gemm_args.hpp"
 #include "kernels/cuda/v4_decoded.cuh"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels::v4 {
 
@@ -24,18 +24,6 @@ inline constexpr int kThreadsSide = 16;       // 16 x 16 threads
 inline constexpr int kPer = kTile / kThreadsSide;  // 4 x 4 outputs per thread
 inline constexpr int kStageK = 32;            // K elements staged per pass (whole steps: instr.k divides 32)
 inline constexpr int kSeg = 16;               // elements per staging segment (16 bytes of fp8)
-
-template <class Operand, class Acc>
-struct GemmArgs {
-  arith::OpParams params;
-  const Operand* A;  // [batch][M][K]
-  const Operand* B;  // [batch][K][N]
-  const Acc* C;      // [batch][M][N]
-  Acc* D;            // [batch][M][N]
-  Acc* trace;        // [batch][M][N][steps] or nullptr
-  int M, N, K, steps;
-  int batch;
-};
 
 // A step's operands from shared memory: A along a row (stride 1), B down a column.
 struct SmemLoad {
@@ -65,7 +53,7 @@ __device__ inline void stage_segment(uint32_t* dst, const Operand* src, int vali
   for (int i = 0; i < kSeg; ++i) dst[i] = i < valid ? static_cast<uint32_t>(src[i]) : 0u;
 }
 
-// The kernel body; p is g.params, or the same values as compile-time constants (see v4_params.cuh).
+// The kernel body; p is the kernel's params, or the same values as compile-time constants (see v4_params.cuh).
 // kDecoded: operands are also decoded once per stage and the steps run by decoded_tile_step, falling back
 // to emu_step for the rare cases (v4_decoded.cuh).
 template <bool kDecoded, class Operand, class Acc>
@@ -98,10 +86,7 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
       // A: 64 rows x 32, in segments of kSeg elements.
       for (int seg = tid; seg < kTile * (kStageK / kSeg); seg += kThreadsSide * kThreadsSide) {
         const int r = seg / (kStageK / kSeg), c = seg % (kStageK / kSeg) * kSeg, m = m0 + r, kk = k0 + c;
-        int valid = m < g.M ? g.K - kk : 0;
-        if (MMAEMU_MUTANT(111)) {  // the K tail dropped: a segment that runs past K is staged as zeros
-          if (valid < kSeg) valid = 0;
-        }
+        const int valid = m < g.M ? g.K - kk : 0;
         stage_segment(&sA[r][c], A + static_cast<size_t>(m < g.M ? m : 0) * g.K + kk, valid);
       }
       // B: 32 rows x 64, in segments of kSeg elements along N.
@@ -110,16 +95,9 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
         const int valid = kk < g.K ? g.N - n : 0;
         stage_segment(&sB[r][c], B + static_cast<size_t>(kk < g.K ? kk : 0) * g.N + n, valid);
       }
-      if (MMAEMU_MUTANT(110)) {  // missing __syncthreads: the tiles are read before every thread staged them
-      } else {
-        __syncthreads();
-      }
+      __syncthreads();  // every thread's part of the stage is staged
       if constexpr (kDecoded) {
-        int decode_end = kTile * kStageK;
-        if (MMAEMU_MUTANT(113)) {  // the decode-once cache keyed by the tile alone: later stages reuse stage 0's
-          if (s0 != 0) decode_end = 0;
-        }
-        for (int e = tid; e < decode_end; e += kThreadsSide * kThreadsSide) {
+        for (int e = tid; e < kTile * kStageK; e += kThreadsSide * kThreadsSide) {
           const int r = e / kStageK, c = e % kStageK;  // A: 64 x 32
           dA[r][c] = pack_operand(p.instr.a, sA[r][c], p.instr.block);
           const int k = e / kTile, n = e % kTile;  // B: 32 x 64, consecutive threads on consecutive banks
@@ -156,33 +134,26 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
       }
     }
 
-    int rows_stored = kPer;
-    if (MMAEMU_MUTANT(112)) {  // off by one in the tile's row loop: rows 48..63 of every tile never stored
-      rows_stored = kPer - 1;
-    }
-    for (int i = 0; i < rows_stored; ++i)
+    for (int i = 0; i < kPer; ++i)
       for (int j = 0; j < kPer; ++j) {
         const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
-        bool inside = m < g.M && n < g.N;
-        if (MMAEMU_MUTANT(114)) {  // the row guard lost: rows past M of the last tile written beyond D's end
-          inside = n < g.N;
-        }
-        if (inside) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
+        if (m < g.M && n < g.N) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
       }
   }
 }
 
-// Spec: GenericParams (the arithmetic reads g.params) or a FixedParams whose params() equal g.params
+// Spec: GenericParams (the arithmetic reads `params`) or a FixedParams whose params() equal `params`
 // (checked by the host before it picks the kernel), so that decoding, alignment and rounding fold to
 // constant shifts and masks. Either way the code is emu_step's and the bits are the same.
 template <class Operand, class Acc, class Spec>
-__global__ void __launch_bounds__(kThreadsSide* kThreadsSide) tiled_gemm(GemmArgs<Operand, Acc> g) {
+__global__ void __launch_bounds__(kThreadsSide* kThreadsSide) tiled_gemm(arith::OpParams params,
+                                                                  GemmArgs<Operand, Acc> g) {
   if constexpr (Spec::kFixed) {
     constexpr arith::OpParams kParams = Spec::params();
     static_assert(!Spec::kDecoded || kParams.instr.k == kParams.instr.block.L, "the decoded path takes one block per step");
     tiled_body<Spec::kDecoded>(kParams, g);
   } else {
-    tiled_body<false>(g.params, g);
+    tiled_body<false>(params, g);
   }
 }
 

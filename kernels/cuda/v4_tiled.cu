@@ -23,24 +23,14 @@ template <class Operand, class Acc, class Spec>
 double run_tiled(const GemmProblem& p, const arith::OpParams& params, size_t steps) {
   NativeGemmBuffers<Operand, Acc> buf(p, steps);
   const GemmShape& s = p.shape;
-  v4::GemmArgs<Operand, Acc> g{params,
-                               buf.A.get(),
-                               buf.B.get(),
-                               buf.C.get(),
-                               buf.D.get(),
-                               p.trace ? buf.trace.get() : nullptr,
-                               static_cast<int>(s.M),
-                               static_cast<int>(s.N),
-                               static_cast<int>(s.K),
-                               static_cast<int>(steps),
-                               static_cast<int>(s.batch)};
+  const GemmArgs<Operand, Acc> g = buf.args(p, steps);
   const dim3 block(v4::kThreadsSide, v4::kThreadsSide);
   const dim3 grid(static_cast<unsigned>((s.N + v4::kTile - 1) / v4::kTile),
                   static_cast<unsigned>((s.M + v4::kTile - 1) / v4::kTile),
                   static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));
   EventTimer timer;
   timer.start();
-  v4::tiled_gemm<Operand, Acc, Spec><<<grid, block>>>(g);
+  v4::tiled_gemm<Operand, Acc, Spec><<<grid, block>>>(params, g);
   cuda_check(cudaGetLastError(), "v4 tiled_gemm launch");
   const double ms = timer.stop_ms();
   cuda_check_launch("v4 tiled_gemm");

@@ -5,7 +5,6 @@
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::kernels {
 namespace {
@@ -17,31 +16,22 @@ class HostBackend final : public Backend {
     return "the GPU kernels' __host__ __device__ arithmetic, one output at a time on the CPU";
   }
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
-    if (MMAEMU_MUTANT(66) && model.arch != ref::Arch::sm90)  // 66: runs one profile, declines the others
-      return std::string("host: declines every profile but sm90");
     return arith_declines(model);
   }
   RunInfo run(const GemmProblem& pr) const override {
     const auto start = std::chrono::steady_clock::now();
     const arith::OpParams p = params_from_profile(*pr.model);
     const GemmShape& s = pr.shape;
-    const size_t steps = arith::gemm_steps(p, s.K);
+    const size_t steps = ref::gemm_steps(*pr.model, s.K);
     for (size_t t = 0; t < s.batch; ++t) {
-      const uint32_t* A = MMAEMU_MUTANT(62) ? pr.A : pr.A + t * s.M * s.K;  // 62: every batch reads A of the first
+      const uint32_t* A = pr.A + t * s.M * s.K;
       const uint32_t* B = pr.B + t * s.K * s.N;
       for (size_t m = 0; m < s.M; ++m)
         for (size_t n = 0; n < s.N; ++n) {
           const size_t o = (t * s.M + m) * s.N + n;
           uint32_t* trace = pr.trace ? pr.trace + o * steps : nullptr;
-          uint32_t d;
-          if (MMAEMU_MUTANT(61)) {  // B read as column-major (stride 1 along K)
-            d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n * s.K, 1, s.K, pr.C[o], trace, 1);
-          } else if (MMAEMU_MUTANT(94)) {  // identity control
-            d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
-          } else {
-            d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
-          }
-          if (!(MMAEMU_MUTANT(65) && d == 0)) pr.D[o] = d;  // 65: a +0 result is never stored
+          const uint32_t d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
+          pr.D[o] = d;
         }
     }
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;

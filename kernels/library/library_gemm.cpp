@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <exception>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -49,7 +51,15 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
   p.chunk = plan.chunk;
   p.residue_first = static_cast<uint32_t>(plan.residue_first);
   p.interleave_block = static_cast<uint32_t>(plan.interleave_block);
-  p.paired = plan.paired;
+  if (plan.reduction.size() > arith::kMaxReductionSteps)
+    throw std::invalid_argument("the kernels' library GEMM reduces at most " + std::to_string(arith::kMaxReductionSteps) +
+                                " slices; this call has " + std::to_string(plan.reduction.size()));
+  p.reduction_steps = static_cast<uint32_t>(plan.reduction.size());
+  for (size_t i = 0; i < plan.reduction.size(); ++i) {
+    const ref::ReductionStep& step = plan.reduction[i];
+    p.reduction_first[i] = static_cast<uint16_t>(step.first);
+    p.reduction_second[i] = step.paired() ? static_cast<uint16_t>(step.second) : arith::kAloneInStep;
+  }
   p.beta_fma = plan.beta_fma;
   p.beta_zero = call.beta == 0.0f;
   p.alpha = plan.alpha;

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/formats.hpp"
 #include "kernels/backend.hpp"

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/library/library_gemm.hpp"
 #include "mmaemu/reference/library_gemm.hpp"

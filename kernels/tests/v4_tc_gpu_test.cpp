@@ -13,7 +13,7 @@
 #include <string>
 #include <vector>
 
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/registry.hpp"

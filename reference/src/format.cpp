@@ -5,7 +5,6 @@
 #include <vector>
 
 #include "mmaemu/reference/format.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::ref {
 namespace {
@@ -33,27 +32,15 @@ Decoded decode_slow(const FormatSpec& s, uint32_t bits) {
       d.cls = frac ? ValueClass::nan : ValueClass::inf;
       return d;
     }
-    if (MMAEMU_MUTANT(3)) {
-      // e4m3's only NaN pattern decoded as a finite number
-    } else if (s.specials == SpecialStyle::finite_one_nan && frac == (1u << m) - 1u) {
+    if (s.specials == SpecialStyle::finite_one_nan && frac == (1u << m) - 1u) {
       d.cls = ValueClass::nan;
       return d;
     }
   }
   if (bexp == 0) {
-    if (MMAEMU_MUTANT(1)) {  // subnormal inputs flushed to zero
-      d.cls = ValueClass::zero;
-      d.exp = static_cast<int16_t>(s.emin());
-      d.sig = 0;
-    } else if (MMAEMU_MUTANT(2)) {  // subnormals given the exponent 1 - bias - 1
-      d.cls = frac ? ValueClass::subnormal : ValueClass::zero;
-      d.exp = static_cast<int16_t>(s.emin() - 1);
-      d.sig = frac;
-    } else {
-      d.cls = frac ? ValueClass::subnormal : ValueClass::zero;
-      d.exp = static_cast<int16_t>(s.emin());
-      d.sig = frac;
-    }
+    d.cls = frac ? ValueClass::subnormal : ValueClass::zero;
+    d.exp = static_cast<int16_t>(s.emin());
+    d.sig = frac;
     return d;
   }
   d.exp = static_cast<int16_t>(static_cast<int>(bexp) - s.bias);
@@ -105,21 +92,12 @@ uint32_t canonical_nan(FormatId f) {
     case FormatId::bf16: return 0x7FFF;
     case FormatId::e4m3: return 0x7F;
     case FormatId::e5m2: return 0x7F;
-    default:
-      if (MMAEMU_MUTANT(4)) {  // the IEEE default quiet NaN instead of the tensor cores' all-ones one
-        return 0x7FC00000;
-      } else {
-        return 0x7FFFFFFF;
-      }
+    default: return 0x7FFFFFFF;
   }
 }
 
 uint32_t zero_bits(FormatId f, bool neg) {
-  if (MMAEMU_MUTANT(90)) {  // identity control
-    return neg ? 1u << (spec(f).storage_bits - 1) : 0u;
-  } else {
-    return neg ? 1u << (spec(f).storage_bits - 1) : 0u;
-  }
+  return neg ? 1u << (spec(f).storage_bits - 1) : 0u;
 }
 
 namespace {
@@ -156,7 +134,6 @@ uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale,
   int lsb_exp = (e < s.emin() ? s.emin() : e) - m;  // weight of the result's last fraction bit
   const int shift = lsb_exp - scale;
   unsigned __int128 q;
-  bool tie = false;  // the value lay exactly halfway between two results
   if (shift <= 0) {
     q = mag << -shift;  // exact: the value has no bits below the result's LSB
   } else {
@@ -164,19 +141,10 @@ uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale,
     const unsigned __int128 rem = shift >= 128 ? mag : mag - (q << shift);
     if (r == Rounding::nearest_even && rem != 0) {
       const unsigned __int128 half = shift > 128 ? 0 : (unsigned __int128)1 << (shift - 1);
-      if (MMAEMU_MUTANT(5)) {  // ties rounded away from zero instead of to even
-        if (shift <= 128 && rem >= half) ++q;
-      } else if (MMAEMU_MUTANT(35) && e < s.emin()) {  // a subnormal result's ties rounded away, not to even
-        if (shift <= 128 && rem >= half) ++q;
-      } else {
-        if (shift <= 128 && (rem > half || (rem == half && (q & 1)))) ++q;
-      }
-      tie = shift <= 128 && rem == half;
+      if (shift <= 128 && (rem > half || (rem == half && (q & 1)))) ++q;  // ties to even
     }
   }
-  if (MMAEMU_MUTANT(6)) {
-    // a rounding carry into a new binade is not renormalised
-  } else if (q >> (m + 1)) {  // rounding carried into a new binade
+  if (q >> (m + 1)) {  // rounding carried into a new binade
     q >>= 1;
     ++lsb_exp;
   }
@@ -189,16 +157,8 @@ uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale,
                                    (s.specials == SpecialStyle::finite_one_nan && biased == top &&
                                     frac == (1u << m) - 1u));
   if (overflow) {
-    if (MMAEMU_MUTANT(36) && tie && r == Rounding::nearest_even) return max_finite(s, neg);  // a tie at the top saturates
-    if (MMAEMU_MUTANT(7)) {  // an RZ overflow saturates whatever the profile says
-      if (r == Rounding::nearest_even) return infinity_bits(f, neg);
-    } else {
-      if (r == Rounding::nearest_even || rz_overflow_to_inf) return infinity_bits(f, neg);
-    }
+    if (r == Rounding::nearest_even || rz_overflow_to_inf) return infinity_bits(f, neg);
     return max_finite(s, neg);
-  }
-  if (MMAEMU_MUTANT(8)) {  // subnormal results flushed to zero
-    if (!normal) return zero_bits(f, neg);
   }
   return encode(s, neg, biased, frac);
 }

@@ -7,7 +7,6 @@
 #include <vector>
 
 #include "mmaemu/reference/model.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::ref {
 namespace {
@@ -53,7 +52,6 @@ const InstructionModel* main_loop_instruction(const LibraryCall& c) {
 // engines disagreeing on it.
 uint32_t round_to_tf32(uint32_t x) {
   if (((x >> 23) & 0xFF) == 0xFF) return (x & 0x7FFFFFu) ? canonical_nan(FormatId::fp32) : x;
-  if (MMAEMU_MUTANT(81)) return x & ~0x1FFFu;  // truncated, as the tensor core alone would read it
   return (x + 0xFFFu + ((x >> 13) & 1u)) & ~0x1FFFu;
 }
 
@@ -75,10 +73,6 @@ float slice_sum(const LibraryPlan& p, const uint32_t* a, const uint32_t* b, size
   }
   // residue_first: the slice's first n mod residue_first products form a (padded) block of their own.
   const size_t r = p.residue_first ? n % p.residue_first : 0;
-  if (MMAEMU_MUTANT(85) && r) {  // the residue last: whole tiles first, then the partial block
-    const uint32_t body = dot_k(im, a, b, 0, static_cast<int>(n - r));
-    return as_float(dot_k(im, a + n - r, b + n - r, body, static_cast<int>(r)));
-  }
   const uint32_t head = r ? dot_k(im, a, b, 0, static_cast<int>(r)) : 0;
   return as_float(dot_k(im, a + r, b + r, head, static_cast<int>(n - r)));
 }
@@ -111,7 +105,6 @@ bool k_tail_regime(const LibraryCall& c) {
 }  // namespace
 
 size_t split_grain(const LibraryCall& c, const LibraryAlgo&) {
-  if (MMAEMU_MUTANT(83)) return (k_tail_regime(c) ? 16 : 64) / element_bytes(c);  // 64-byte grains
   return (k_tail_regime(c) ? 16 : 128) / element_bytes(c);
 }
 
@@ -135,27 +128,36 @@ std::vector<float> slice_partials(const LibraryCall& c, const LibraryPlan& p, co
     return parts;
   }
   for (size_t k0 = 0; k0 < c.K; k0 += p.chunk) parts.push_back(slice_sum(p, a + k0, b + k0, std::min(p.chunk, c.K - k0)));
+  if (parts.empty()) parts.push_back(0.0f);  // K = 0: one slice, with nothing to add
   return parts;
 }
 
-// The slices' fp32 partials added up: in slice order, or paired (LibraryPlan::paired).
-float reduce_partials(const std::vector<float>& p, bool paired) {
-  const size_t S = p.size();
-  if (MMAEMU_MUTANT(84)) {  // the slices' partials added last to first
-    float acc = p[S - 1];
-    for (size_t i = S - 1; i-- > 0;) acc += p[i];
-    return acc;
+// The slices' fp32 partials added up in the plan's order (LibraryPlan::reduction).
+float reduce_partials(const std::vector<float>& p, const std::vector<ReductionStep>& order) {
+  float acc = 0.0f;
+  for (size_t i = 0; i < order.size(); ++i) {
+    const ReductionStep& step = order[i];
+    const float x = step.paired() ? p[step.first] + p[step.second] : p[step.first];
+    acc = i == 0 ? x : acc + x;
   }
-  if (paired && S >= 2 && !MMAEMU_MUTANT(87)) {  // 87: in slice order
-    const size_t h = (S + 1) / 2;
-    float acc = p[0] + p[h];
-    if (S - 1 != h) acc += p[S - 1];
-    for (size_t t = 1; t + 1 < h; ++t) acc += t + h < S - 1 ? p[t] + p[t + h] : p[t];
-    return h > 1 ? acc + p[h - 1] : acc;
-  }
-  float acc = p[0];
-  for (size_t i = 1; i < S; ++i) acc += p[i];
   return acc;
+}
+
+// The order of the reduction over `S` slices: slice order, or (paired) slice t with t + h first,
+// h = ceil(S/2), in the order the H200 recordings of algorithm 55 show:
+// (p0 + p_h), p_{S-1} (unless S-1 = h), then (p_t + p_{t+h}) or p_t alone for t = 1 .. h-2, then p_{h-1}.
+std::vector<ReductionStep> reduction_order(size_t S, bool paired) {
+  std::vector<ReductionStep> order;
+  if (!paired || S < 2) {
+    for (size_t s = 0; s < S; ++s) order.push_back({s});
+    return order;
+  }
+  const size_t h = (S + 1) / 2;
+  order.push_back({0, h});
+  if (S - 1 != h) order.push_back({S - 1});
+  for (size_t t = 1; t + 1 < h; ++t) order.push_back(t + h < S - 1 ? ReductionStep{t, t + h} : ReductionStep{t});
+  if (h > 1) order.push_back({h - 1});
+  return order;
 }
 
 // The kernels whose rules differ from the default of their input type, by cuBLASLt algorithm id.
@@ -163,7 +165,6 @@ constexpr int kSimtInterleavedAlgo = 55;  // fp32 SIMT: interleaved split-K, red
 constexpr int kFp8AnyKAlgo = 62;          // e4m3 x e4m3 fast accumulation, any K
 
 bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
-  if (MMAEMU_MUTANT(86)) return false;  // algorithm 55 sliced like the others
   return c.a == FormatId::fp32 && algo.algo_id == kSimtInterleavedAlgo && algo.split_k > 1;
 }
 
@@ -171,8 +172,7 @@ bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
 // and algorithm 55 (its reduction runs inside the GEMM kernel). fma(beta, C, alpha' * acc): after a
 // separate split-K reduction, and algorithm 62 always.
 bool beta_fma_epilogue(const LibraryCall& c, const LibraryAlgo& algo) {
-  if (MMAEMU_MUTANT(80)) return false;  // the unsplit form after a split-K reduction too
-  if (algo.algo_id == kFp8AnyKAlgo) return !MMAEMU_MUTANT(88);  // 88: the unsplit form
+  if (algo.algo_id == kFp8AnyKAlgo) return true;
   if (interleaved_split(c, algo)) return false;
   return algo.split_k > 1;
 }
@@ -181,8 +181,8 @@ bool beta_fma_epilogue(const LibraryCall& c, const LibraryAlgo& algo) {
 // in algorithm 62.
 float effective_alpha(const LibraryCall& c, const LibraryAlgo& algo) {
   if (!fp8_call(c)) return c.alpha;
-  const bool scales_first = algo.algo_id == kFp8AnyKAlgo && !MMAEMU_MUTANT(89);  // 89: alpha * scale_a first
-  return scales_first ? c.alpha * (c.scale_a * c.scale_b) : c.alpha * c.scale_a * c.scale_b;
+  if (algo.algo_id == kFp8AnyKAlgo) return c.alpha * (c.scale_a * c.scale_b);
+  return c.alpha * c.scale_a * c.scale_b;
 }
 
 constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products per promotion
@@ -194,14 +194,16 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   LibraryPlan p;
   p.instruction = main_loop_instruction(c);
   p.tf32_rounded = c.a == FormatId::tf32;
-  if (fp8_call(c) && !c.fast_accum) p.promotion_k = MMAEMU_MUTANT(82) ? 2 * kPromotionK : kPromotionK;  // 82: half as often
+  if (fp8_call(c) && !c.fast_accum) p.promotion_k = kPromotionK;
   p.slices = static_cast<size_t>(std::max(algo.split_k, 1));
   if (interleaved_split(c, algo)) {
     p.interleave_block = algo.stage_k ? algo.stage_k : 8;
-    p.paired = algo.custom == 1;
+    p.reduction = reduction_order(p.slices, algo.custom == 1);  // every interleaved slice exists
   } else {
     p.chunk = split_chunk(c, algo);
     p.residue_first = k_tail_regime(c) && c.a == FormatId::tf32 ? (algo.stage_k ? algo.stage_k : 16) : 0;
+    const size_t existing = p.chunk ? std::clamp<size_t>((c.K + p.chunk - 1) / p.chunk, 1, p.slices) : 1;  // chunk 0: K = 0
+    p.reduction = reduction_order(existing, false);
   }
   p.beta_fma = beta_fma_epilogue(c, algo);
   p.alpha = effective_alpha(c, algo);
@@ -219,7 +221,7 @@ void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t*
   for (size_t m = 0; m < c.M; ++m) {
     for (size_t k = 0; k < c.K; ++k) a[k] = operand(A[m * c.K + k]);
     for (size_t n = 0; n < c.N; ++n) {
-      const float acc = reduce_partials(slice_partials(c, plan, a.data(), columns.data() + n * c.K), plan.paired);
+      const float acc = reduce_partials(slice_partials(c, plan, a.data(), columns.data() + n * c.K), plan.reduction);
       float d;
       if (c.beta == 0.0f) {
         d = plan.alpha * acc;  // C is not read

@@ -4,7 +4,6 @@
 #include <cstdlib>
 
 #include "mmaemu/reference/model.hpp"
-#include "mutants/switch.hpp"
 
 namespace mmaemu::ref {
 namespace {
@@ -17,12 +16,8 @@ struct Operand {
 // tf32 operands arrive as fp32 patterns; the hardware reads them by truncation (the decoder ignores
 // the 13 low bits) or, on some parts, by rounding to nearest first.
 Decoded read_operand(FormatId f, uint32_t bits, const BlockModel& bm) {
-  if (MMAEMU_MUTANT(9)) {  // tf32 inputs rounded to nearest whatever the profile says
-    if (f == FormatId::tf32) bits = convert(FormatId::fp32, bits, FormatId::tf32, Rounding::nearest_even);
-  } else {
-    if (f == FormatId::tf32 && bm.tf32_input == Rounding::nearest_even)
-      bits = convert(FormatId::fp32, bits, FormatId::tf32, Rounding::nearest_even);
-  }
+  if (f == FormatId::tf32 && bm.tf32_input == Rounding::nearest_even)
+    bits = convert(FormatId::fp32, bits, FormatId::tf32, Rounding::nearest_even);
   return decode(f, bits);
 }
 
@@ -39,19 +34,11 @@ inline void accumulate(__int128& sum, bool neg, uint64_t sig, int exp, int frac_
   } else if (-shift >= 64) {
     t = 0;
     inexact = sig != 0;
-  } else if (MMAEMU_MUTANT(10)) {  // aligned terms rounded to nearest instead of truncated
-    t = (sig + (uint64_t{1} << (-shift - 1))) >> -shift;
   } else {
     t = sig >> -shift;
     inexact = (t << -shift) != sig;
   }
-  if (MMAEMU_MUTANT(11)) {  // two's-complement truncation (toward -inf) whatever the profile says
-    if (neg && inexact) ++t;
-  } else if (MMAEMU_MUTANT(12)) {
-    // the floor rule forgotten: every term truncated toward zero
-  } else {
-    if (neg && inexact && bm.truncation == Truncation::floor) ++t;  // floor: toward -inf
-  }
+  if (neg && inexact && bm.truncation == Truncation::floor) ++t;  // floor: toward -inf
   sum += neg ? -static_cast<__int128>(t) : static_cast<__int128>(t);
 }
 
@@ -65,13 +52,7 @@ uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, i
   int emax = INT32_MIN;
   bool all_zero = true, all_neg_zero = true;
   auto zero_term = [&](bool neg) {
-    if (MMAEMU_MUTANT(19)) {
-      // zero terms take no part in the alignment exponent
-    } else if (MMAEMU_MUTANT(20)) {  // zero terms one binade too low
-      if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp - 1);
-    } else {
-      if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
-    }
+    if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
     all_neg_zero &= neg;
   };
   for (int i = 0; i < n; ++i) {
@@ -88,11 +69,7 @@ uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, i
     all_zero = false;
     emax = std::max(emax, static_cast<int>(c->exp));
   }
-  if (MMAEMU_MUTANT(24)) {  // an all-zero block gives +0 whatever the signs
-    if (all_zero) return zero_bits(out, false);
-  } else {
-    if (all_zero) return zero_bits(out, all_neg_zero);
-  }
+  if (all_zero) return zero_bits(out, all_neg_zero);
 
   __int128 sum = 0;
   for (int i = 0; i < n; ++i) {
@@ -102,22 +79,12 @@ uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, i
   }
   if (c && c->cls != ValueClass::zero) accumulate(sum, c->neg, c->sig, c->exp, c_frac_bits, emax, bm);
 
-  if (MMAEMU_MUTANT(23)) {  // an exact cancellation gives -0
-    if (sum == 0) return zero_bits(out, true);
-  }
   const bool neg = sum < 0;
   unsigned __int128 mag = neg ? -static_cast<unsigned __int128>(sum) : static_cast<unsigned __int128>(sum);
-  if (MMAEMU_MUTANT(21)) {  // the adder keeps F + 2 magnitude bits: the carry out of the top is lost
-    mag &= (static_cast<unsigned __int128>(1) << (bm.frac_bits + 2)) - 1;
-  }
   const uint32_t r = round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
-  if (MMAEMU_MUTANT(22)) {  // the +0 rule dropped: a tiny negative sum keeps its -0
-    return r;
-  } else {
-    // A non-zero sum that rounds to zero comes out as +0, whatever its sign (H200 recordings, fp16
-    // accumulation: tiny negative sums give 0x0000, not 0x8000).
-    return r == zero_bits(out, true) ? zero_bits(out, false) : r;
-  }
+  // A non-zero sum that rounds to zero comes out as +0, whatever its sign (H200 recordings, fp16
+  // accumulation: tiny negative sums give 0x0000, not 0x8000).
+  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
 }
 
 // x + y rounded once, as an IEEE addition (FADD / HADD2): specials as IEEE says, NaN canonical,
@@ -157,51 +124,23 @@ uint32_t block(const BlockModel& bm, FormatId fa, FormatId fb, const uint32_t* a
     da[i] = read_operand(fa, a[i], bm);
     db[i] = read_operand(fb, b[i], bm);
     const bool ia = da[i].cls == ValueClass::inf, ib = db[i].cls == ValueClass::inf;
-    if (MMAEMU_MUTANT(34)) {
-      // NaN inputs of A and B go unnoticed (only a NaN addend propagates)
-    } else {
-      if (da[i].cls == ValueClass::nan || db[i].cls == ValueClass::nan) nan = true;
-    }
+    if (da[i].cls == ValueClass::nan || db[i].cls == ValueClass::nan) nan = true;
     if (ia || ib) {
-      if (MMAEMU_MUTANT(26)) {
-        // Inf * 0 taken as Inf instead of NaN
-      } else {
-        if ((ia && db[i].cls == ValueClass::zero) || (ib && da[i].cls == ValueClass::zero)) nan = true;
-      }
+      if ((ia && db[i].cls == ValueClass::zero) || (ib && da[i].cls == ValueClass::zero)) nan = true;
       (da[i].neg != db[i].neg ? neg_inf : pos_inf) = true;
     }
   }
-  if (MMAEMU_MUTANT(25)) {  // Inf - Inf gives +Inf instead of NaN
-    if (nan) return canonical_nan(out);
-    if (pos_inf && neg_inf) return infinity_bits(out, false);
-  } else {
-    if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
-  }
+  if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
   if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
 
   const int product_frac_bits = spec(fa).man_bits + spec(fb).man_bits;
-  if (MMAEMU_MUTANT(13) || MMAEMU_MUTANT(14)) {  // one fraction bit more (13) or fewer (14) in the block
-    BlockModel off = bm;
-    off.frac_bits += MMAEMU_MUTANT(13) ? 1 : -1;
-    return fused_sum(off, da, db, n, product_frac_bits, &c, spec(fc).man_bits);
-  } else if (MMAEMU_MUTANT(18)) {  // c added after the block's rounding instead of inside it
-    const uint32_t products = fused_sum(bm, da, db, n, product_frac_bits, nullptr, 0);
-    return ieee_add(out, out, products, fc, c_bits, bm.rounding);
-  } else if (MMAEMU_MUTANT(91)) {  // identity control
-    return fused_sum(bm, da, db, n, product_frac_bits, &c, spec(fc).man_bits);
-  } else {
-    return fused_sum(bm, da, db, n, product_frac_bits, &c, spec(fc).man_bits);
-  }
+  return fused_sum(bm, da, db, n, product_frac_bits, &c, spec(fc).man_bits);
 }
 
 // The block result re-read in D's format (e8m13 is stored as an fp32 pattern, fp16 as fp16).
 uint32_t to_output(FormatId acc_fmt, uint32_t acc, FormatId d) {
   if (acc_fmt == d || (acc_fmt == FormatId::e8m13 && d == FormatId::fp32)) return acc;
-  if (MMAEMU_MUTANT(32)) {  // the block result re-rounded toward zero instead of to nearest
-    return convert(acc_fmt, acc, d, Rounding::toward_zero);
-  } else {
-    return convert(acc_fmt, acc, d, Rounding::nearest_even);
-  }
+  return convert(acc_fmt, acc, d, Rounding::nearest_even);
 }
 
 // A lowered instruction: its parts run as another instruction, chained from +0, and c joins last.
@@ -210,30 +149,17 @@ uint32_t lowered_dot(const InstructionModel& m, const uint32_t* a, const uint32_
   const InstructionModel& via = *low.via_model;
   uint32_t pa[512], pb[512];  // K <= 512 for every instruction
   uint32_t acc = zero_bits(via.instr.c, false);
-  if (MMAEMU_MUTANT(28)) {  // c joins first (the chain starts from c) instead of last
-    acc = c;
-  }
   for (int part = 0; part < low.parts; ++part) {
     int n = 0;
     for (int i = 0; i < k; ++i) {
-      if (MMAEMU_MUTANT(27)) {  // K split into halves (k < K/2, k >= K/2) instead of runs of k % 4
-        if (i / ((k + low.parts - 1) / low.parts) != part) continue;
-      } else {
-        if ((i / low.run) % low.parts != part) continue;
-      }
+      if ((i / low.run) % low.parts != part) continue;
       pa[n] = convert(m.instr.a, a[i], via.instr.a, Rounding::nearest_even);  // exact: FP8 fits fp16
       pb[n] = convert(m.instr.b, b[i], via.instr.b, Rounding::nearest_even);
       ++n;
     }
     acc = dot_k(via, pa, pb, acc, n);
   }
-  if (MMAEMU_MUTANT(28)) {
-    return acc;
-  } else if (MMAEMU_MUTANT(29)) {  // the final addition of c rounded toward zero instead of to nearest
-    return ieee_add(m.instr.d, via.instr.d, acc, m.instr.c, c, Rounding::toward_zero);
-  } else {
-    return ieee_add(m.instr.d, via.instr.d, acc, m.instr.c, c, Rounding::nearest_even);
-  }
+  return ieee_add(m.instr.d, via.instr.d, acc, m.instr.c, c, Rounding::nearest_even);
 }
 
 }  // namespace
@@ -243,29 +169,10 @@ uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, 
   const BlockModel& bm = m.block;
   FormatId acc_fmt = m.instr.c;
   uint32_t acc = c;
-  if (MMAEMU_MUTANT(15) || MMAEMU_MUTANT(16)) {  // blocks one product too long (15) or too short (16)
-    const int L = bm.block_k + (MMAEMU_MUTANT(15) ? 1 : -1);
-    for (int start = 0; start < k; start += L) {
-      acc = block(bm, m.instr.a, m.instr.b, a + start, b + start, std::min(L, k - start), acc_fmt, acc);
-      acc_fmt = bm.block_result;
-    }
-  } else if (MMAEMU_MUTANT(17)) {  // blocks chained from the last one to the first
-    for (int start = (k - 1) / bm.block_k * bm.block_k; start >= 0; start -= bm.block_k) {
-      acc = block(bm, m.instr.a, m.instr.b, a + start, b + start, std::min(bm.block_k, k - start), acc_fmt, acc);
-      acc_fmt = bm.block_result;
-    }
-  } else if (MMAEMU_MUTANT(98)) {  // the chain never advances: loops forever
-    volatile int step = 0;
-    for (int start = 0; start < k; start += step) {
-      acc = block(bm, m.instr.a, m.instr.b, a + start, b + start, std::min(bm.block_k, k - start), acc_fmt, acc);
-      acc_fmt = bm.block_result;
-    }
-  } else {
-    for (int start = 0; start < k; start += bm.block_k) {
-      const int n = std::min(bm.block_k, k - start);
-      acc = block(bm, m.instr.a, m.instr.b, a + start, b + start, n, acc_fmt, acc);
-      acc_fmt = bm.block_result;
-    }
+  for (int start = 0; start < k; start += bm.block_k) {
+    const int n = std::min(bm.block_k, k - start);
+    acc = block(bm, m.instr.a, m.instr.b, a + start, b + start, n, acc_fmt, acc);
+    acc_fmt = bm.block_result;
   }
   return to_output(acc_fmt, acc, m.instr.d);
 }
@@ -282,11 +189,7 @@ void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint3
     const uint32_t* At = A + t * M * K;
     const uint32_t* Bt = B + t * K * N;
     for (int n = 0; n < N; ++n) {
-      if (MMAEMU_MUTANT(33)) {  // B read as column-major (transposed)
-        for (int k = 0; k < K; ++k) column[k] = Bt[(n * K + k) % (K * N)];
-      } else {
-        for (int k = 0; k < K; ++k) column[k] = Bt[k * N + n];
-      }
+      for (int k = 0; k < K; ++k) column[k] = Bt[k * N + n];
       for (int r = 0; r < M; ++r) {
         const size_t o = t * M * N + static_cast<size_t>(r) * N + n;
         D[o] = dot(m, At + static_cast<size_t>(r) * K, column, C[o]);
@@ -308,25 +211,15 @@ void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_
     for (size_t n = 0; n < N; ++n) {
       uint32_t acc = C[r * N + n];
       for (size_t step = 0; step < steps; ++step) {
-        const size_t s = MMAEMU_MUTANT(31) ? steps - 1 - step : step;  // 31: steps run last to first
         for (size_t i = 0; i < k; ++i) {
-          const size_t kk = s * k + i;
-          if (MMAEMU_MUTANT(30)) {  // K padded with -0 in A instead of +0
-            row[i] = kk < K ? A[r * K + kk] : zero_bits(m.instr.a, true);
-          } else {
-            row[i] = kk < K ? A[r * K + kk] : 0u;     // +0 in every format
-          }
+          const size_t kk = step * k + i;
+          row[i] = kk < K ? A[r * K + kk] : 0u;  // +0 in every format
           column[i] = kk < K ? B[kk * N + n] : 0u;
         }
         acc = dot(m, row, column, acc);
         if (trace) trace[(r * N + n) * steps + step] = acc;
       }
-      if (MMAEMU_MUTANT(99)) {  // the output written through a lost (null) pointer: crashes
-        uint32_t* volatile lost = nullptr;
-        lost[r * N + n] = acc;
-      } else {
-        D[r * N + n] = acc;
-      }
+      D[r * N + n] = acc;
     }
   }
 }

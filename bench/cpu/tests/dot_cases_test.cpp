@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "cpu/dot_cases.hpp"
+#include "bench/cpu/dot_cases.hpp"
 
 namespace mmaemu::bench {
 namespace {

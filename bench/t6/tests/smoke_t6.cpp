@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "xml_check.hpp"
+#include "bench/t6/tests/xml_check.hpp"
 
 namespace {
 

@@ -4,12 +4,12 @@
 
 #include <fstream>
 
-#include "../../harness/core/errors.hpp"
-#include "t6/baseline.hpp"
-#include "t6/svg_plot.hpp"
-#include "t6/t6_report.hpp"
-#include "t6/t6_spec.hpp"
-#include "xml_check.hpp"
+#include "harness/core/errors.hpp"
+#include "bench/t6/baseline.hpp"
+#include "bench/t6/svg_plot.hpp"
+#include "bench/t6/t6_report.hpp"
+#include "bench/t6/t6_spec.hpp"
+#include "bench/t6/tests/xml_check.hpp"
 
 #ifndef MMAEMU_SOURCE_DIR
 #error "MMAEMU_SOURCE_DIR must name the source tree"

@@ -1,4 +1,4 @@
-#include "child_process.hpp"
+#include "harness/core/child_process.hpp"
 
 #include <gtest/gtest.h>
 
@@ -10,7 +10,7 @@
 #include <sstream>
 #include <string>
 
-#include "temp_dir.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu {
 namespace {
@@ -23,13 +23,14 @@ std::string read_text(const std::filesystem::path& p) {
 }
 using testing::TempDir;
 
-ChildResult run_sh(const TempDir& dir, const std::string& script, int mutant = 0, double timeout = 0) {
+ChildResult run_sh(const TempDir& dir, const std::string& script, double timeout = 0,
+                   std::map<std::string, std::optional<std::string>> environment = {}) {
   const std::atomic<bool> stop{false};
   ChildRequest r;
   r.argv = {"sh", "-c", script};
   r.workdir = dir.path();
   r.log = dir / "log.txt";
-  r.mutant = mutant;
+  r.environment = std::move(environment);
   r.timeout_seconds = timeout;
   return run_child(r, stop);
 }
@@ -42,12 +43,18 @@ TEST(ChildProcess, ReportsTheExitCodeAndCapturesOutput) {
   EXPECT_EQ(read_text(dir / "log.txt"), "out\nerr\n" + dir.path().string() + "\n");
 }
 
-TEST(ChildProcess, SetsOrUnsetsTheMutantSwitch) {
+TEST(ChildProcess, InheritsTheEnvironmentWithTheRequestsChanges) {
   TempDir dir;
-  ::setenv("MMAEMU_MUTANT", "99", 1);  // inherited from a parent: must not leak into the baseline
-  EXPECT_EQ(run_sh(dir, "test -z \"$MMAEMU_MUTANT\"").exit_code, 0);
-  EXPECT_EQ(run_sh(dir, "test \"$MMAEMU_MUTANT\" = 7", 7).exit_code, 0);
-  ::unsetenv("MMAEMU_MUTANT");
+  ::setenv("MMAEMU_CHILD_TEST_A", "inherited", 1);
+  ::setenv("MMAEMU_CHILD_TEST_B", "inherited", 1);
+  EXPECT_EQ(run_sh(dir, "test \"$MMAEMU_CHILD_TEST_A\" = inherited").exit_code, 0);
+  // Removed: a setting of the parent must not leak into a child that is told otherwise.
+  EXPECT_EQ(run_sh(dir, "test -z \"${MMAEMU_CHILD_TEST_A+set}\"", 0, {{"MMAEMU_CHILD_TEST_A", std::nullopt}}).exit_code, 0);
+  EXPECT_EQ(run_sh(dir, "test \"$MMAEMU_CHILD_TEST_A\" = 7 && test \"$MMAEMU_CHILD_TEST_B\" = inherited", 0,
+                   {{"MMAEMU_CHILD_TEST_A", "7"}}).exit_code, 0);
+  EXPECT_EQ(run_sh(dir, "test \"$MMAEMU_CHILD_TEST_C\" = new", 0, {{"MMAEMU_CHILD_TEST_C", "new"}}).exit_code, 0);
+  ::unsetenv("MMAEMU_CHILD_TEST_A");
+  ::unsetenv("MMAEMU_CHILD_TEST_B");
 }
 
 TEST(ChildProcess, ACrashIsASignal) {
@@ -70,7 +77,7 @@ TEST(ChildProcess, ATimeoutKillsTheWholeGroup) {
   TempDir dir;
   // The grandchild (sleep) would outlive a kill of the shell alone. The check is on the grandchild
   // itself, not on a wall-clock bound, so that a loaded machine cannot fail it.
-  const ChildResult r = run_sh(dir, "sleep 60 & echo $! > grandchild.pid; while :; do :; done", 0, 3);
+  const ChildResult r = run_sh(dir, "sleep 60 & echo $! > grandchild.pid; while :; do :; done", 3);
   EXPECT_EQ(r.end, ChildResult::End::timed_out);
   const std::string text = read_text(dir / "grandchild.pid");
   ASSERT_FALSE(text.empty()) << "the shell did not start its grandchild within its time limit";

@@ -2,7 +2,7 @@
 
 #include <vector>
 
-#include "comparator.hpp"
+#include "harness/core/comparator.hpp"
 
 namespace mmaemu {
 namespace {

@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "errors.hpp"
-#include "operands.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/operands.hpp"
 
 namespace mmaemu {
 namespace {

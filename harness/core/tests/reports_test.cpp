@@ -4,12 +4,12 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "report_json.hpp"
-#include "report_junit.hpp"
-#include "report_markdown.hpp"
-#include "reports.hpp"
-#include "temp_dir.hpp"
-#include "verdict_table.hpp"
+#include "harness/core/report_json.hpp"
+#include "harness/core/report_junit.hpp"
+#include "harness/core/report_markdown.hpp"
+#include "harness/core/reports.hpp"
+#include "harness/core/tests/temp_dir.hpp"
+#include "harness/core/verdict_table.hpp"
 
 #ifdef MMAEMU_HAVE_EXPAT
 #include <expat.h>

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "atomic_file.hpp"
-#include "errors.hpp"
-#include "sha256.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu {
 namespace {

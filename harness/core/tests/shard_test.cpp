@@ -3,8 +3,8 @@
 
 #include <set>
 
-#include "errors.hpp"
-#include "shard.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/shard.hpp"
 
 namespace mmaemu {
 namespace {

@@ -156,6 +156,49 @@ TEST(LibraryModel, Algorithm55InterleavesBlocksAndPairsSlices) {
   EXPECT_EQ(probe(1, 8, 16), 512.0f);
 }
 
+// The plan's reduction order, which the reference and the kernels' library GEMM both follow: every
+// slice that exists once, in the order the recordings show.
+TEST(LibraryModel, TheReductionOrderNamesEachExistingSliceOnce) {
+  LibraryCall c;
+  c.a = c.b = c.c = c.d = FormatId::fp32;
+  c.M = c.N = 1;
+  LibraryAlgo algo;
+  algo.algo_id = 55;
+  algo.stage_k = 8;
+  algo.custom = 1;
+  algo.split_k = 5;
+  c.K = 512;
+  const std::vector<ReductionStep> paired5 = {{0, 3}, {4}, {1}, {2}};
+  EXPECT_EQ(plan_library_gemm(c, algo).reduction, paired5);
+  for (int custom : {0, 1})
+    for (int S = 2; S <= 300; S += 7) {
+      algo.custom = custom;
+      algo.split_k = S;
+      const LibraryPlan plan = plan_library_gemm(c, algo);
+      std::vector<int> seen(static_cast<size_t>(S), 0);
+      for (const ReductionStep& step : plan.reduction) {
+        ++seen.at(step.first);
+        if (step.paired()) ++seen.at(step.second);
+      }
+      EXPECT_EQ(seen, std::vector<int>(static_cast<size_t>(S), 1)) << "S = " << S << ", custom " << custom;
+      if (custom == 0) {
+        EXPECT_EQ(plan.reduction.front(), ReductionStep{0}) << S;
+      }
+    }
+  // Consecutive slices past K do not exist: K = 300 in chunks of 64 (bf16, 128-byte grains) is 5 of 8.
+  LibraryCall bf;
+  bf.a = bf.b = FormatId::bf16;
+  bf.c = bf.d = FormatId::fp32;
+  bf.M = bf.N = 1;
+  bf.K = 300;
+  LibraryAlgo split;
+  split.split_k = 8;
+  const std::vector<ReductionStep> five = {{0}, {1}, {2}, {3}, {4}};
+  EXPECT_EQ(plan_library_gemm(bf, split).reduction, five);
+  bf.K = 0;
+  EXPECT_EQ(plan_library_gemm(bf, split).reduction, std::vector<ReductionStep>{{0}});
+}
+
 TEST(LibraryModel, BetaZeroLeavesCUnread) {
   IntegerGemm g(64, 2.0f, 0.0f, 0.0f);
   g.c = {0x7FC00000u, 0x7FC00000u};  // NaN in C must not reach D when beta = 0

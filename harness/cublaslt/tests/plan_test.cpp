@@ -4,8 +4,8 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../core/errors.hpp"
-#include "lt_plan.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/cublaslt/lt_plan.hpp"
 
 namespace mmaemu::lt {
 namespace {

@@ -3,10 +3,10 @@
 
 #include <filesystem>
 
-#include "../core/errors.hpp"
-#include "lt_model.hpp"
-#include "lt_plan.hpp"
-#include "lt_recording.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/cublaslt/lt_model.hpp"
+#include "harness/cublaslt/lt_plan.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
 
 namespace mmaemu::lt {
 namespace {

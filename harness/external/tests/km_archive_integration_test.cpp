@@ -5,7 +5,7 @@
 #include <filesystem>
 #include <iostream>
 
-#include "../km_replay.hpp"
+#include "harness/external/km_replay.hpp"
 
 namespace mmaemu::external {
 namespace {

@@ -3,9 +3,9 @@
 
 #include <fstream>
 
-#include "../../core/errors.hpp"
-#include "../km_archive.hpp"
-#include "synthetic_archive.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/external/km_archive.hpp"
+#include "harness/external/tests/synthetic_archive.hpp"
 
 namespace mmaemu::external {
 namespace {

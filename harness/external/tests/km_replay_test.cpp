@@ -3,10 +3,10 @@
 
 #include <set>
 
-#include "../../core/errors.hpp"
-#include "../km_replay.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/external/km_replay.hpp"
 #include "mmaemu/reference/model.hpp"
-#include "synthetic_archive.hpp"
+#include "harness/external/tests/synthetic_archive.hpp"
 
 namespace mmaemu::external {
 namespace {

@@ -1,4 +1,4 @@
-#include "synthetic_archive.hpp"
+#include "harness/external/tests/synthetic_archive.hpp"
 
 #include <archive.h>
 #include <archive_entry.h>

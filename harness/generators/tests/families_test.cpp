@@ -1,11 +1,11 @@
-#include "generators/families.hpp"
+#include "harness/generators/families.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
-#include "generators/format_bits.hpp"
+#include "harness/generators/format_bits.hpp"
 
 namespace mmaemu::gen {
 namespace {

@@ -1,4 +1,4 @@
-#include "generators/format_bits.hpp"
+#include "harness/generators/format_bits.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,11 @@
-// Whole campaigns with fake tests (shell commands that look at MMAEMU_MUTANT): a mutant that hangs a
+// Whole campaigns with fake tests (shell commands that look at MMAEMU_MUTANT, the switch the campaign sets): a mutant that hangs a
 // test and one that crashes it are reported as timeout and crash and do not stop the run.
-#include "campaign.hpp"
+#include "harness/mutate/campaign.hpp"
 
 #include <nlohmann/json.hpp>
 
-#include "kill_matrix.hpp"
-#include "test_util.hpp"
+#include "harness/mutate/kill_matrix.hpp"
+#include "harness/mutate/tests/test_util.hpp"
 
 namespace mmaemu::mutate {
 namespace {
@@ -28,6 +28,7 @@ const char* kCatalogue = R"(mutants:
 const char* kTier = R"(tier: T4-test
 catalogue: catalogue.yaml
 catalogue_tiers: [cpu]
+program: /bin/sh              # {mmaemu}: unused by these tests
 jobs: 2
 timeout: {factor: 1, slack_seconds: 0, min_seconds: 1, confirm_factor: 2}
 tests:
@@ -69,6 +70,7 @@ TEST(Campaign, ASlowTestIsConfirmedBeforeItCountsAsHung) {
   const std::string tier = R"(tier: T4-test
 catalogue: catalogue.yaml
 catalogue_tiers: [cpu]
+program: /bin/sh              # {mmaemu}: unused by these tests
 timeout: {factor: 1, slack_seconds: 0, min_seconds: 1, confirm_factor: 5}
 tests:
   - name: a

@@ -1,6 +1,6 @@
-#include "catalogue.hpp"
+#include "harness/mutate/catalogue.hpp"
 
-#include "test_util.hpp"
+#include "harness/mutate/tests/test_util.hpp"
 
 namespace mmaemu::mutate {
 namespace {

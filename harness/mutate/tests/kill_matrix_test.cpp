@@ -1,8 +1,8 @@
-#include "kill_matrix.hpp"
+#include "harness/mutate/kill_matrix.hpp"
 
 #include <gtest/gtest.h>
 
-#include "baseline_diff.hpp"
+#include "harness/mutate/baseline_diff.hpp"
 
 namespace mmaemu::mutate {
 namespace {

@@ -7,8 +7,8 @@
 #include <sstream>
 #include <string>
 
-#include "../../core/errors.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::testing {
 

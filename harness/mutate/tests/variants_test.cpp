@@ -4,10 +4,10 @@
 // --no-build, and a GPU tier on a machine without a GPU.
 #include <nlohmann/json.hpp>
 
-#include "campaign.hpp"
-#include "campaign_spec.hpp"
-#include "kill_matrix.hpp"
-#include "test_util.hpp"
+#include "harness/mutate/campaign.hpp"
+#include "harness/mutate/campaign_spec.hpp"
+#include "harness/mutate/kill_matrix.hpp"
+#include "harness/mutate/tests/test_util.hpp"
 
 namespace mmaemu::mutate {
 namespace {
@@ -74,7 +74,8 @@ TEST(Variants, ParsedWithTheirPlaceholders) {
   EXPECT_EQ(expand_program(*s.variants, "/b", 110), "/b/variants/prog-110");
   EXPECT_NE(s.variants->where.find("T4.yaml:7:3"), std::string::npos) << s.variants->where;
   // Without the keys: a CPU campaign of one program.
-  write_text(c.dir / "plain.yaml", "tier: T\ncatalogue: catalogue.yaml\ncatalogue_tiers: [cpu]\ntests: [{name: a, command: [x]}]\n");
+  write_text(c.dir / "plain.yaml", "tier: T\ncatalogue: catalogue.yaml\ncatalogue_tiers: [cpu]\nprogram: /bin/sh\n"
+                                      "tests: [{name: a, command: [x]}]\n");
   const CampaignSpec plain = load_campaign(c.dir / "plain.yaml");
   EXPECT_FALSE(plain.needs_gpu);
   EXPECT_FALSE(plain.variants.has_value());

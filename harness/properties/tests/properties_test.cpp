@@ -6,12 +6,12 @@
 
 #include <set>
 
-#include "arith_cases.hpp"
-#include "generators/rng.hpp"
-#include "operand_gen.hpp"
-#include "problem.hpp"
-#include "property.hpp"
-#include "rc_check.hpp"
+#include "harness/properties/arith_cases.hpp"
+#include "harness/generators/rng.hpp"
+#include "harness/properties/operand_gen.hpp"
+#include "harness/properties/problem.hpp"
+#include "harness/properties/property.hpp"
+#include "harness/properties/rc_check.hpp"
 
 namespace mmaemu::props {
 namespace {

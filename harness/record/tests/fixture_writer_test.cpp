@@ -1,4 +1,4 @@
-#include "fixture_writer.hpp"
+#include "harness/record/fixture_writer.hpp"
 
 #include <gtest/gtest.h>
 #include <yaml-cpp/yaml.h>
@@ -9,8 +9,8 @@
 
 #include <unistd.h>
 
-#include "../../core/npy.hpp"
-#include "../../core/sha256.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/sha256.hpp"
 
 namespace mmaemu::record {
 namespace {

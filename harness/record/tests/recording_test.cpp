@@ -1,4 +1,4 @@
-#include "recording.hpp"
+#include "harness/record/recording.hpp"
 
 #include <gtest/gtest.h>
 

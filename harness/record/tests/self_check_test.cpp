@@ -1,8 +1,8 @@
-#include "self_check.hpp"
+#include "harness/record/self_check.hpp"
 
 #include <gtest/gtest.h>
 
-#include "generators/format_bits.hpp"
+#include "harness/generators/format_bits.hpp"
 
 namespace mmaemu::record {
 namespace {

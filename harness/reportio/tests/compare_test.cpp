@@ -1,15 +1,15 @@
-#include "compare.hpp"
+#include "harness/reportio/compare.hpp"
 
 #include <gtest/gtest.h>
 
 #include <algorithm>
 
-#include "../../core/atomic_file.hpp"
-#include "../../core/errors.hpp"
-#include "differences_output.hpp"
-#include "normalise.hpp"
-#include "real_reports.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/reportio/differences_output.hpp"
+#include "harness/reportio/normalise.hpp"
+#include "harness/reportio/tests/real_reports.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::reportio {
 namespace {

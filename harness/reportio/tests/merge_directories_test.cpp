@@ -1,16 +1,16 @@
-#include "merge_directories.hpp"
+#include "harness/reportio/merge_directories.hpp"
 
 #include <gtest/gtest.h>
 
-#include "../../core/atomic_file.hpp"
-#include "../../core/errors.hpp"
-#include "../../core/reports.hpp"
-#include "../../mutate/campaign_output.hpp"
-#include "compare.hpp"
-#include "json_file.hpp"
-#include "real_reports.hpp"
-#include "run_report_reader.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/reports.hpp"
+#include "harness/mutate/campaign_output.hpp"
+#include "harness/reportio/compare.hpp"
+#include "harness/reportio/json_file.hpp"
+#include "harness/reportio/tests/real_reports.hpp"
+#include "harness/reportio/run_report_reader.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::reportio {
 namespace {

@@ -2,10 +2,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../../core/errors.hpp"
-#include "compare.hpp"
-#include "merge.hpp"
-#include "real_reports.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/reportio/compare.hpp"
+#include "harness/reportio/merge.hpp"
+#include "harness/reportio/tests/real_reports.hpp"
 
 namespace mmaemu::reportio {
 namespace {

@@ -2,12 +2,12 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../../core/errors.hpp"
-#include "../../core/report_json.hpp"
-#include "compare.hpp"
-#include "merge.hpp"
-#include "real_reports.hpp"
-#include "run_report_reader.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/report_json.hpp"
+#include "harness/reportio/compare.hpp"
+#include "harness/reportio/merge.hpp"
+#include "harness/reportio/tests/real_reports.hpp"
+#include "harness/reportio/run_report_reader.hpp"
 
 namespace mmaemu::reportio {
 namespace {

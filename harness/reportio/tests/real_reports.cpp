@@ -1,11 +1,11 @@
-#include "real_reports.hpp"
+#include "harness/reportio/tests/real_reports.hpp"
 
 #include <gtest/gtest.h>
 
-#include "../../core/atomic_file.hpp"
-#include "../../tiers/runner.hpp"
-#include "json_file.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/tiers/runner.hpp"
+#include "harness/reportio/json_file.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::testing {
 namespace fs = std::filesystem;

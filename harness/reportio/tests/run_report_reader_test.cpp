@@ -1,12 +1,12 @@
-#include "run_report_reader.hpp"
+#include "harness/reportio/run_report_reader.hpp"
 
 #include <gtest/gtest.h>
 
 #include <nlohmann/json.hpp>
 
-#include "../../core/errors.hpp"
-#include "../../core/report_json.hpp"
-#include "real_reports.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/report_json.hpp"
+#include "harness/reportio/tests/real_reports.hpp"
 
 namespace mmaemu::reportio {
 namespace {
@@ -39,6 +39,9 @@ RunReport full_report() {
                 0.125};
   s.known_mismatched = 2;
   s.position = 4;
+  s.coverage = {{"host", {12, {}}}, {"tc", {4, {{"tc runs the GPU's own profile only (sm90)", 8}}}}};
+  s.seed = 20261201;
+  s.failures = {"required backend 'v4' ran nothing"};
   SuiteResult skip{"T3", "t3-gpu-quick", {"T3", "gpu"}, Verdict::skip, "no CUDA device", 0, 0, {}, {}, 0};
   skip.position = 7;
   SuiteResult error{"T3", "kernels", {"T3"}, Verdict::error, "x.yaml:4:3: unknown key", 0, 0, {}, {}, 1e-9};
@@ -56,6 +59,12 @@ TEST(RunReportReader, ReadsBackEveryFieldOfARealRun) {
   EXPECT_GT(run.suites[0].compared, 0u);
   EXPECT_FALSE(run.suites[0].groups.empty());
   EXPECT_EQ(run.tier_files.size(), 2u);
+  // The kernel suite says per backend what it ran, as fields.
+  const SuiteResult& t3 = run.suites[3];
+  EXPECT_EQ(t3.suite, "t3-host-quick");
+  ASSERT_TRUE(t3.coverage.count("host")) << t3.reason;
+  EXPECT_GT(t3.coverage.at("host").ran, 0u);
+  EXPECT_TRUE(t3.seed.has_value());
 }
 
 TEST(RunReportReader, ReadsBackKnownGroupsMismatchesAndTheShard) {
@@ -70,6 +79,21 @@ TEST(RunReportReader, ReadsBackKnownGroupsMismatchesAndTheShard) {
   EXPECT_EQ(run.suites[0].known_mismatched, 2u);
   EXPECT_EQ(run.suites[1].position, 7u);
   EXPECT_EQ(run.suites[2].verdict, Verdict::error);
+}
+
+TEST(RunReportReader, CoverageDeclinesSeedAndFailuresAreFieldsNotProse) {
+  const RunReport run = run_report_from_json(report_json::render(full_report()), "full.json");
+  const SuiteResult& s = run.suites[0];
+  ASSERT_EQ(s.coverage.size(), 2u);
+  EXPECT_EQ(s.coverage.at("host").ran, 12u);
+  EXPECT_TRUE(s.coverage.at("host").declines.empty());
+  EXPECT_EQ(s.coverage.at("tc").ran, 4u);
+  EXPECT_EQ(s.coverage.at("tc").declines.at("tc runs the GPU's own profile only (sm90)"), 8u);
+  ASSERT_TRUE(s.seed.has_value());
+  EXPECT_EQ(*s.seed, 20261201u);
+  EXPECT_EQ(s.failures, std::vector<std::string>{"required backend 'v4' ran nothing"});
+  EXPECT_FALSE(run.suites[1].seed.has_value());
+  EXPECT_TRUE(run.suites[1].coverage.empty());
 }
 
 TEST(RunReportReader, AReportWrittenBeforePositionsAndShardsStillReads) {

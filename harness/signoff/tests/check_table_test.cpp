@@ -1,6 +1,6 @@
 #include <gtest/gtest.h>
 
-#include "check_table.hpp"
+#include "harness/signoff/check_table.hpp"
 
 namespace mmaemu::signoff {
 namespace {

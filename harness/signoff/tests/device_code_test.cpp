@@ -7,12 +7,12 @@
 #include <fstream>
 #include <sstream>
 
-#include "atomic_file.hpp"
-#include "device_code.hpp"
-#include "errors.hpp"
-#include "preflight.hpp"
-#include "sha256.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/signoff/device_code.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/signoff/preflight.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::signoff {
 namespace {

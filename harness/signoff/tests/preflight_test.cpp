@@ -4,11 +4,11 @@
 
 #include <fstream>
 
-#include "atomic_file.hpp"
-#include "errors.hpp"
-#include "host_info.hpp"
-#include "preflight.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/host_info.hpp"
+#include "harness/signoff/preflight.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::signoff {
 namespace {

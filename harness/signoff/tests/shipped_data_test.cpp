@@ -5,11 +5,11 @@
 #include <fstream>
 #include <sstream>
 
-#include "atomic_file.hpp"
-#include "errors.hpp"
-#include "sha256.hpp"
-#include "shipped_data.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/signoff/shipped_data.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::signoff {
 namespace {

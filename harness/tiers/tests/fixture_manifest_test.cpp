@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <fstream>
 
-#include "fixture_manifest.hpp"
-#include "sha256.hpp"
-#include "test_files.hpp"
+#include "harness/tiers/fixture_manifest.hpp"
+#include "harness/core/sha256.hpp"
+#include "harness/tiers/tests/test_files.hpp"
 
 namespace mmaemu {
 namespace {

@@ -1,8 +1,8 @@
 #include <gtest/gtest.h>
 
-#include "comparator.hpp"
-#include "fixture_replay.hpp"
-#include "test_files.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/tiers/fixture_replay.hpp"
+#include "harness/tiers/tests/test_files.hpp"
 
 namespace mmaemu {
 namespace {

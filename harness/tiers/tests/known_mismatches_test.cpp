@@ -1,4 +1,4 @@
-#include "known_mismatches.hpp"
+#include "harness/tiers/known_mismatches.hpp"
 
 #include <gtest/gtest.h>
 
@@ -6,13 +6,13 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "comparator.hpp"
-#include "report_junit.hpp"
-#include "report_markdown.hpp"
-#include "runner.hpp"
-#include "test_files.hpp"
-#include "tier_loader.hpp"
-#include "verdict_table.hpp"
+#include "harness/core/comparator.hpp"
+#include "harness/core/report_junit.hpp"
+#include "harness/core/report_markdown.hpp"
+#include "harness/tiers/runner.hpp"
+#include "harness/tiers/tests/test_files.hpp"
+#include "harness/tiers/tier_loader.hpp"
+#include "harness/core/verdict_table.hpp"
 
 namespace mmaemu {
 namespace {

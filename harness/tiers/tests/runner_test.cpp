@@ -3,8 +3,8 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "runner.hpp"
-#include "test_files.hpp"
+#include "harness/tiers/runner.hpp"
+#include "harness/tiers/tests/test_files.hpp"
 
 namespace mmaemu {
 namespace {

@@ -1,10 +1,10 @@
 #include <gtest/gtest.h>
 
-#include "kernel_conformance.hpp"
-#include "kernel_conformance_plan.hpp"
-#include "t3_fake_backends.hpp"
-#include "test_files.hpp"
-#include "tier_loader.hpp"
+#include "harness/tiers/kernel_conformance.hpp"
+#include "harness/tiers/kernel_conformance_plan.hpp"
+#include "harness/tiers/tests/t3_fake_backends.hpp"
+#include "harness/tiers/tests/test_files.hpp"
+#include "harness/tiers/tier_loader.hpp"
 
 namespace mmaemu {
 namespace {

@@ -1,9 +1,9 @@
 #include <gtest/gtest.h>
 
-#include "native_parity.hpp"
-#include "t3_fake_backends.hpp"
-#include "test_files.hpp"
-#include "tier_loader.hpp"
+#include "harness/tiers/native_parity.hpp"
+#include "harness/tiers/tests/t3_fake_backends.hpp"
+#include "harness/tiers/tests/test_files.hpp"
+#include "harness/tiers/tier_loader.hpp"
 
 namespace mmaemu {
 namespace {

@@ -1,10 +1,10 @@
-#include "test_files.hpp"
+#include "harness/tiers/tests/test_files.hpp"
 
 #include <random>
 
 #include "mmaemu/reference/model.hpp"
-#include "operands.hpp"
-#include "sha256.hpp"
+#include "harness/core/operands.hpp"
+#include "harness/core/sha256.hpp"
 
 namespace mmaemu::testing {
 namespace {

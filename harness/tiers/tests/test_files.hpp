@@ -8,10 +8,10 @@
 #include <string>
 #include <vector>
 
-#include "atomic_file.hpp"
-#include "errors.hpp"
-#include "npy.hpp"
-#include "temp_dir.hpp"
+#include "harness/core/atomic_file.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/core/tests/temp_dir.hpp"
 
 namespace mmaemu::testing {
 

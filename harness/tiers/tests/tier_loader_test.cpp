@@ -1,7 +1,7 @@
 #include <gtest/gtest.h>
 
-#include "test_files.hpp"
-#include "tier_loader.hpp"
+#include "harness/tiers/tests/test_files.hpp"
+#include "harness/tiers/tier_loader.hpp"
 
 namespace mmaemu {
 namespace {

@@ -7,7 +7,7 @@
 #include <string_view>
 #include <vector>
 
-#include "format.hpp"
+#include "mmaemu/reference/format.hpp"
 
 namespace mmaemu::ref {
 

@@ -20,7 +20,7 @@
 //      fp32 algorithm 55 interleaves instead: K blocks of the stage depth (8) are dealt to the slices
 //      in turn (block j to slice j mod S), each slice an FMA chain over its blocks in K order.
 //   4. Reduction and epilogue. The fp32 partials are added in slice order (algorithm 55 with custom
-//      option 1: slice t paired with slice t + ceil(S/2) first, see reduce_partials). Then
+//      option 1: slice t paired with slice t + ceil(S/2) first, see LibraryPlan::reduction). Then
 //      D = fma(alpha', acc, beta * C) without split-K and for algorithm 55 (reduced in the kernel),
 //      D = fma(beta, C, alpha' * acc) after a split-K reduction and for algorithm 62;
 //      beta = 0: alpha' * acc, C unread. alpha' = alpha for non-FP8 calls, (alpha * scale_a) * scale_b
@@ -33,8 +33,9 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
-#include "format.hpp"
+#include "mmaemu/reference/format.hpp"
 
 namespace mmaemu::ref {
 
@@ -65,6 +66,17 @@ size_t split_chunk(const LibraryCall& call, const LibraryAlgo& algo);
 // The rules above decided for one call and configuration: what the per-output arithmetic does. Both
 // this reference and the kernels' library GEMM (kernels/library_gemm.hpp) follow it.
 struct InstructionModel;
+
+// One step of the split-K reduction: slice `first`'s fp32 partial, with slice `second`'s added to it
+// first when the kernel pairs them.
+struct ReductionStep {
+  static constexpr size_t kAlone = SIZE_MAX;
+  size_t first = 0;
+  size_t second = kAlone;
+  bool paired() const { return second != kAlone; }
+  bool operator==(const ReductionStep&) const = default;
+};
+
 struct LibraryPlan {
   const InstructionModel* instruction = nullptr;  // the wgmma chained along K; nullptr: fp32 FMA chains
   bool tf32_rounded = false;  // A and B rounded fp32 -> tf32 to nearest-even first
@@ -73,7 +85,9 @@ struct LibraryPlan {
   size_t chunk = 0;           // consecutive slices: [s * chunk, (s + 1) * chunk)
   size_t residue_first = 0;   // tf32 K tail: each slice's first (length mod this) products as one block
   size_t interleave_block = 0;  // non-zero (algorithm 55): K blocks of this size dealt to slices in turn
-  bool paired = false;        // the reduction pairs slice t with t + ceil(S/2) (reduce_partials)
+  // The order the slices' partials are added in: acc = step 0, then acc += each later step, in fp32.
+  // It names the slices that exist for this K (consecutive slices past K do not), at least one.
+  std::vector<ReductionStep> reduction;
   bool beta_fma = false;      // epilogue fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
   float alpha = 1.0f;         // alpha' (FP8 scales folded in)
 };

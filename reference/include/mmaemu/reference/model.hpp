@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "format.hpp"
-#include "instruction.hpp"
+#include "mmaemu/reference/format.hpp"
+#include "mmaemu/reference/instruction.hpp"
 
 namespace mmaemu::ref {
 

@@ -1,0 +1,19 @@
+// What a GEMM kernel of the v4 and tc backends is handed: the problem's arrays in their native widths
+// on the device (NativeGemmBuffers) and its shape. One struct, so that both backends read a batched
+// GEMM the same way.
+#pragma once
+
+namespace mmaemu::kernels {
+
+template <class Operand, class Acc>
+struct GemmArgs {
+  const Operand* A;  // [batch][M][K]
+  const Operand* B;  // [batch][K][N]
+  const Acc* C;      // [batch][M][N]
+  Acc* D;            // [batch][M][N]
+  Acc* trace;        // [batch][M][N][steps] or nullptr
+  int M, N, K, steps;
+  int batch;
+};
+
+}  // namespace mmaemu::kernels
