@@ -74,7 +74,7 @@ struct ReductionStep {
   size_t first = 0;
   size_t second = kAlone;
   bool paired() const { return second != kAlone; }
-  bool operator==(const ReductionStep&) const = default;
+  bool operator==(const ReductionStep& o) const { return first == o.first && second == o.second; }  // (C++17: CUDA)
 };
 
 struct LibraryPlan {
