@@ -5,7 +5,7 @@
 #   build     only set-up and build
 # Environment: MMAEMU_PRESET (default: "default"; "cpu-only" skips the CUDA parts), MMAEMU_SKIP_APT=1,
 # MMAEMU_BUILD_DIR=DIR (use that build as it is: no set-up, no build; CTest's test of the main job),
-# MMAEMU_REPORT_DIR (default: reports).
+# MMAEMU_REPORT_DIR (default: reports), MMAEMU_SANITIZE=0 (test: leave out the sanitizer pass below).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -31,7 +31,8 @@ fi
 
 # Debian packages the build needs; only the missing ones are installed.
 packages=(cmake g++ make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
-          libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libssl-dev libarchive-dev libexpat1-dev)
+          libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libssl-dev libarchive-dev libexpat1-dev
+          clang libclang-rt-14-dev)   # clang: the sanitizer build and the fuzz targets (libFuzzer)
 if [ "${MMAEMU_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then
   missing=()
   for p in "${packages[@]}"; do
@@ -56,6 +57,15 @@ case "$preset" in cpu-only) builddir=build-cpu;; debug) builddir=build-debug;; *
 
 case "$mode" in
   build) ;;
-  test) ctest --preset "$preset" ;;
+  test)
+    ctest --preset "$preset"
+    # Then the short tests again under AddressSanitizer and UndefinedBehaviorSanitizer (clang), with
+    # a short pass of every fuzz target over its seed corpus: a memory error or undefined behaviour
+    # that happens to give the right bits fails here. The long fuzz runs are fuzz/run-all.sh's.
+    if [ "${MMAEMU_SANITIZE:-1}" != 0 ] && [ "$preset" != sanitize ]; then
+      cmake --preset sanitize >/dev/null
+      cmake --build --preset sanitize
+      ctest --preset sanitize
+    fi ;;
   conform) main_job "$builddir" ;;
 esac

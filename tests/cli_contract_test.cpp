@@ -103,6 +103,27 @@ TEST(MmaCli, RejectsTruncatedNpyNamingTheFile) {
   EXPECT_NE(o.output.find("truncated"), std::string::npos) << o.output;
 }
 
+// A directory where a file belongs opened "fine" and then threw std::ios_base::failure out of the
+// reader (abort, exit 134); it is unusable input like any other, exit 2 naming it.
+TEST(MmaCli, RejectsADirectoryGivenAsAnOperandNamingIt) {
+  TempDir d;
+  write_small_int_tile(d);
+  fs::create_directories(d.file("dir.npy"));
+  const Outcome o = run("mma --arch sm90 --instr " + kInstr + " --a " + d.file("dir.npy") + " --b " + d.file("b.npy") +
+                        " --c " + d.file("c.npy") + " --out " + d.file("d.npy"));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("dir.npy") + ": "), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("directory"), std::string::npos) << o.output;
+}
+
+TEST(RunCli, RejectsADirectoryGivenAsATierFileNamingIt) {
+  TempDir d;
+  fs::create_directories(d.file("T9.yaml"));
+  const Outcome o = run("run " + d.file("T9.yaml"));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("T9.yaml") + ": "), std::string::npos) << o.output;
+}
+
 TEST(MmaCli, RejectsAShapeThatDoesNotFitTheInstruction) {
   TempDir d;
   write_small_int_tile(d);
@@ -433,4 +454,26 @@ TEST(LibraryGemmCli, ACallOutsideTheResolverTableIsExit2) {
   const Outcome o = run(library_args(call, dir));
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("recorded"), std::string::npos) << o.output;  // names the table's directory
+}
+
+// --algo CONFIG.json that is a directory, or not JSON: exit 2 naming the file, never an abort.
+TEST(LibraryGemmCli, AnUnreadableAlgoConfigIsExit2NamingIt) {
+  const auto* c = find_call([](const auto& x) { return x.call.a == mmaemu::ref::FormatId::bf16; });
+  ASSERT_NE(c, nullptr);
+  TempDir dir;
+  const auto ops = mmaemu::lt::operands_of(cublaslt_recording(), *c);
+  write_matrix(dir.file("a.npy"), ops.a, c->call.a, c->call.M, c->call.K);
+  write_matrix(dir.file("b.npy"), ops.b, c->call.b, c->call.K, c->call.N);
+  write_matrix(dir.file("c.npy"), ops.c, c->call.c, c->call.M, c->call.N);
+  fs::create_directories(dir.file("algo-dir.json"));
+  {
+    std::ofstream(dir.file("algo-bad.json")) << "{\"algo_id\": 66,";
+  }
+  for (const std::string name : {"algo-dir.json", "algo-bad.json"}) {
+    std::string args = library_args(c->call, dir);
+    args.replace(args.find("--algo auto"), std::string("--algo auto").size(), "--algo " + dir.file(name));
+    const Outcome o = run(args);
+    EXPECT_EQ(o.status, 2) << o.output;
+    EXPECT_NE(o.output.find(dir.file(name) + ": "), std::string::npos) << o.output;
+  }
 }

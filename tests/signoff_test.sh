@@ -42,7 +42,7 @@ for _ in $(seq 1 600); do
   sleep 0.1
 done
 kill -INT "$pid"; wait "$pid"; status=$?
-[ "$status" = 2 ] || { cat "$work/interrupted.out"; fail "an interrupted sign-off exits 2 (got $status)"; }
+[ "$status" = 130 ] || { cat "$work/interrupted.out"; fail "an interrupted sign-off exits 130, 128 + SIGINT (got $status)"; }
 grep -q '"complete": false' "$work/r/signoff.json" || fail "the interrupted record does not say it is incomplete"
 expect_status 0 "the resumed sign-off" "$mmaemu" signoff "$plan" --out "$work/r" --resume
 expect_status 0 "the resumed sign-off compared with the first" "$mmaemu" compare "$work/a" "$work/r"

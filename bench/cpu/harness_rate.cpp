@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/child_process.hpp"
+#include "harness/core/interrupt_guard.hpp"
 
 namespace mmaemu::bench {
 namespace {
@@ -42,8 +43,8 @@ void run_once(const HarnessRateOptions& o, const HarnessCase& c, int repetition,
   request.workdir = fs::current_path();
   request.log = log;
   request.timeout_seconds = o.timeout_seconds;
-  static const std::atomic<bool> never{false};
-  const ChildResult r = run_child(request, never);
+  // An interrupted `mmaemu bench` (core/interrupt_guard.hpp) stops its child runs too.
+  const ChildResult r = run_child(request, interrupt_flag());
   if (r.end != ChildResult::End::exited || r.exit_code != 0) {
     row.status = "error";
     row.reason = "mmaemu run " + end_of(r) + " (log: " + log.string() + ")";

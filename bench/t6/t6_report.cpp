@@ -211,6 +211,9 @@ json t6_report_json(const T6Result& r) {
           {"tier", r.tier},
           {"tier_file", r.tier_file},
           {"command", r.command},
+          // "running" while sections remain, "interrupted" when a signal stopped the run.
+          {"state", run_state_name(r.provenance.state)},
+          {"planned_sections", r.provenance.planned},
           {"provenance", prov},
           {"sections", sections},
           {"rows", rows_json(r.rows)},
@@ -243,6 +246,9 @@ std::string t6_report_markdown(const T6Result& r) {
      << r.provenance.host << ", " << r.hardware_threads << " hardware threads, " << r.provenance.environment.at("os")
      << ", " << r.provenance.environment.at("compiler") << ", " << r.provenance.started_utc << "\n\n"
      << t6_verdict_table(r) << "\n";
+  if (r.provenance.state != RunState::complete)  // a reader must not take a partial run for a whole one
+    md << "**" << (r.provenance.state == RunState::interrupted ? "Interrupted" : "Still running")
+       << ": the sections below are those that finished, of " << r.provenance.planned << "**\n\n";
   if (r.reference) md << reference_markdown(*r.reference) << "\n";
   if (r.harness) md << harness_markdown(*r.harness) << "\n";
   if (r.gemm) {

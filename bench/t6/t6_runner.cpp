@@ -3,9 +3,12 @@
 #include <algorithm>
 #include <fstream>
 #include <iostream>
+#include <memory>
 
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
+#include "harness/core/report_lock.hpp"
 #include "harness/tiers/run_info.hpp"
 #include "bench/t6/progress.hpp"
 #include "bench/t6/t6_report.hpp"
@@ -50,6 +53,10 @@ RateRow section_error(const std::string& section, const std::string& why) {
   return {section, section + "/failed", section + " section", "", "error", why, std::nullopt};
 }
 
+// How long an interrupted run waits for the harness section, which stops its child runs (each with
+// core/child_process's grace period), before it stops at once.
+constexpr int kHarnessStopSeconds = 30;
+
 class Run {
  public:
   Run(const BenchRunOptions& o, const T6Spec& spec) : o_(o), spec_(spec), progress_(o.quiet) {
@@ -59,6 +66,40 @@ class Run {
     r_.command = o.command;
     r_.provenance = new_run_report(fs::absolute(spec.file).parent_path());
   }
+
+  // Runs the sections in order, each on a thread of its own (core/interrupt_guard.hpp), writing the
+  // reports after each; stops at the first signal, leaving out the section it came in (its rates
+  // may be partial).
+  void sections(const std::vector<std::string>& names) {
+    r_.provenance.planned = names.size();
+    r_.provenance.state = RunState::running;
+    for (const std::string& name : names) {
+      if (interrupt_flag().load()) break;
+      const T6Result before = r_;  // what the reports hold if this section does not finish
+      const WorkEnd end = run_until_interrupted([this, name] { section(name); },
+                                                std::chrono::seconds(name == "harness" ? kHarnessStopSeconds : 0));
+      if (end != WorkEnd::finished) {
+        cut_short_ = name;
+        left_running_ = end == WorkEnd::left_running;
+        // Left running, the section still changes r_: the reports come from the copy.
+        kept_ = before;
+        kept_.provenance.state = RunState::interrupted;
+        write(kept_);
+        return;
+      }
+      done_.push_back(name);
+    }
+    if (interrupt_flag().load() && done_.size() < names.size()) {
+      kept_ = r_;
+      kept_.provenance.state = RunState::interrupted;
+      write(kept_);
+      return;
+    }
+    r_.provenance.state = RunState::complete;
+    write(r_);
+  }
+
+  bool interrupted() const { return interrupt_flag().load() && r_.provenance.state != RunState::complete; }
 
   void section(const std::string& name) {
     try {
@@ -71,16 +112,31 @@ class Run {
       r_.rows.push_back(section_error(name, e.what()));
     }
     progress_.finish();
-    write();  // after every section, so that an interrupted run keeps what it measured
+    if (interrupt_flag().load()) return;  // left out: the caller writes what finished before
+    write(r_);  // after every section, so that an interrupted run keeps what it measured
   }
 
   void compare(const nlohmann::json& baseline) {
     r_.baseline = compare_with_baseline(r_.rows, baseline, o_.baseline.string(), spec_.min_drop_percent);
-    write();
+    write(r_);
   }
 
   BenchOutcome finish() const {
     BenchOutcome o;
+    if (interrupted()) {
+      o.interrupted = true;
+      o.left_running = left_running_;
+      o.status = interrupted_exit_status();
+      o.report = o_.report_dir / (stem_ + ".json");
+      std::string names;
+      for (const std::string& s : done_) names += (names.empty() ? "" : ", ") + s;
+      o.table = "interrupted by " + std::string(interrupt_signal_name()) + ": " + std::to_string(done_.size()) + " of " +
+                std::to_string(kept_.provenance.planned) + " sections finished (" + (names.empty() ? "none" : names) +
+                "), kept in " + (o_.report_dir / (stem_ + ".{json,md,svg}")).string() +
+                (cut_short_.empty() ? "" : "; " + cut_short_ + " was running and is not kept") +
+                "; a throughput run is not resumed: run it again\n";
+      return o;
+    }
     o.table = t6_verdict_table(r_) + "reports: " + (o_.report_dir / (stem_ + ".{json,md,svg}")).string() + "\n";
     o.report = o_.report_dir / (stem_ + ".json");
     o.regressions = r_.baseline ? r_.baseline->regressions() : 0;
@@ -123,16 +179,21 @@ class Run {
     for (RateRow& row : gemm_rows(*r_.gemm)) r_.rows.push_back(std::move(row));
   }
 
-  void write() const {
+  void write(const T6Result& r) const {
     const fs::path base = o_.report_dir / stem_;
-    write_file_atomic(base.string() + ".json", t6_report_json(r_).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
-    write_file_atomic(base.string() + ".md", t6_report_markdown(r_));
-    write_file_atomic(base.string() + ".svg", render_svg_loglog(gemm_plot(r_.gemm ? *r_.gemm : GemmSectionResult{})));
-    if (r_.reference) write_file_atomic(base.string() + ".gbench.json", r_.reference->gbench_json);
+    write_file_atomic(base.string() + ".json", t6_report_json(r).dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+    write_file_atomic(base.string() + ".md", t6_report_markdown(r));
+    write_file_atomic(base.string() + ".svg", render_svg_loglog(gemm_plot(r.gemm ? *r.gemm : GemmSectionResult{})));
+    if (r.reference) write_file_atomic(base.string() + ".gbench.json", r.reference->gbench_json);
   }
 
-  const BenchRunOptions& o_;
-  const T6Spec& spec_;
+  // Copies, not references: a section left running when the run is interrupted outlives the caller's.
+  const BenchRunOptions o_;
+  const T6Spec spec_;
+  std::vector<std::string> done_;
+  std::string cut_short_;
+  bool left_running_ = false;
+  T6Result kept_;
   Progress progress_;
   std::string stem_;
   T6Result r_;
@@ -148,14 +209,25 @@ BenchOutcome run_bench(const BenchRunOptions& o) {
     baseline = read_baseline(o.baseline);
     compare_with_baseline({}, *baseline, o.baseline.string(), spec.min_drop_percent);
   }
-  Run run(o, spec);
-  for (const std::string& s : sections) run.section(s);
-  if (baseline) run.compare(*baseline);
-  return run.finish();
+  // Held for the run: a second run writing these reports fails now, naming this one's pid.
+  const ReportLock lock(o.report_dir, o.report_stem.empty() ? spec.tier : o.report_stem);
+  const InterruptGuard guard;
+  auto run = std::make_unique<Run>(o, spec);
+  run->sections(sections);
+  if (baseline && !run->interrupted()) run->compare(*baseline);
+  BenchOutcome outcome = run->finish();
+  // A section still running refers to the Run: it is left alive for the process's last moments.
+  if (outcome.left_running) (void)run.release();
+  return outcome;
 }
 
 int run_bench_tier(const BenchRunOptions& o) {
   const BenchOutcome outcome = run_bench(o);
+  if (outcome.interrupted) {
+    std::cerr << "mmaemu: " << outcome.table << std::flush;
+    if (outcome.left_running || work_left_running()) exit_now(outcome.status);
+    return outcome.status;
+  }
   std::cout << outcome.table;
   return outcome.status;
 }

@@ -29,6 +29,11 @@ struct BenchOutcome {
   size_t regressions = 0;      // against the baseline
   std::string table;           // the verdict table run_bench_tier prints
   std::filesystem::path report;  // <report dir>/<stem>.json
+  // Stopped by SIGINT / SIGTERM: the finished sections are in the reports (marked "interrupted").
+  bool interrupted = false;
+  // Interrupted while an in-process section (reference, gemm) was still running: it cannot be
+  // stopped in between, so the process has to end (exit_now) once its caller has written what it has.
+  bool left_running = false;
 };
 
 // The run without printing. Throws InputError for unusable input.
@@ -38,7 +43,10 @@ BenchOutcome run_bench(const BenchRunOptions& options);
 inline constexpr int kExitNothingRan = 77;
 
 // Exit status: 0 fine; 1 a regression flagged or a case failed; 2 unusable input (throws InputError
-// for the CLI to report); 77 nothing could run.
+// for the CLI to report; the reports locked by another run, or that cannot be written); 77 nothing
+// could run; interrupted by SIGINT / SIGTERM, interrupted_exit_status() (core/interrupt_guard.hpp),
+// the sections that finished in the reports. A throughput run is not resumed: rates measured in two
+// sittings, under different loads, would be compared as one run; it is run again.
 int run_bench_tier(const BenchRunOptions& options);
 
 }  // namespace mmaemu::t6

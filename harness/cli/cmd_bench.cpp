@@ -10,7 +10,7 @@ namespace mmaemu::cli {
 void add_bench(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand(
       "bench",
-      "Throughput tier (T6): exit 0 fine, 1 a regression or a failed case, 2 bad input, 77 nothing could run");
+      "Throughput tier (T6): exit 0 fine, 1 a regression or a failed case, 2 bad input, 77 nothing could run, 130/143 interrupted");
   auto opts = std::make_shared<t6::BenchRunOptions>();
   auto file = std::make_shared<std::string>();
   auto report_dir = std::make_shared<std::string>("reports");

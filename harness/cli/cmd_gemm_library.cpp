@@ -34,16 +34,6 @@ std::vector<uint32_t> read_matrix(const std::string& file, char role, ref::Forma
   return std::move(a.values);
 }
 
-lt::LtAlgoConfig algo_from_file(const std::string& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file, "cannot read the algorithm configuration");
-  try {
-    return lt::algo_from_json(nlohmann::json::parse(in), file);
-  } catch (const nlohmann::json::exception& e) {
-    throw InputError(file, std::string("not valid JSON: ") + e.what());
-  }
-}
-
 }  // namespace
 
 int run_library_gemm(const LibraryGemmArgs& args) {
@@ -79,7 +69,7 @@ int run_library_gemm(const LibraryGemmArgs& args) {
                                           "; give the configuration the library reported with --algo FILE");
     algo = *found;
   } else {
-    algo = algo_from_file(args.algo);
+    algo = lt::read_algo_config(args.algo);
   }
   NpyArray D;
   D.word_bytes = storage_bytes(call.d);

@@ -12,7 +12,7 @@ namespace mmaemu::cli {
 
 void add_mutate(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand(
-      "mutate", "Mutation campaign (T4): kill matrix and score; exit 0 as expected, 1 a mutant survived, 2 bad input");
+      "mutate", "Mutation campaign (T4): kill matrix and score; exit 0 as expected, 1 a mutant survived, 2 bad input, 130/143 interrupted");
   auto opts = std::make_shared<mutate::MutateOptions>();
   auto file = std::make_shared<std::string>();
   auto report_dir = std::make_shared<std::string>("reports");

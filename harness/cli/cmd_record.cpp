@@ -4,6 +4,8 @@
 #include "harness/core/errors.hpp"
 #include "harness/cli/commands.hpp"
 #ifdef MMAEMU_HAVE_CUDA
+#include "harness/core/interrupt_guard.hpp"
+#include "harness/core/report_lock.hpp"
 #include "harness/cublaslt/lt_record.hpp"
 #include "harness/record/recorder.hpp"
 #endif
@@ -32,6 +34,10 @@ void add_record(CLI::App& app, int& status) {
   cmd->add_option("--commit", *commit, "Commit to record in the manifest (default: the one this binary was built from)");
   cmd->callback([=, &status] {
 #ifdef MMAEMU_HAVE_CUDA
+    // Held for the recording: a second one into the same --out fails now (exit 2) naming this one's
+    // pid; a read-only --out is found here. SIGINT / SIGTERM stop between instructions (calls).
+    const ReportLock lock(*out, "mmaemu");
+    const InterruptGuard guard;
     if (!lt_plan->empty()) {
       lt::LtRecordOptions lo;
       lo.plan = *lt_plan;

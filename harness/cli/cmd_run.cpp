@@ -4,6 +4,7 @@
 #include "harness/mutate/tier_job.hpp"
 #include "harness/tiers/runner.hpp"
 #include "harness/tiers/ctest_listing.hpp"
+#include "harness/reportio/run_report_reader.hpp"
 
 #include <iostream>
 #include "harness/cli/commands.hpp"
@@ -13,7 +14,7 @@
 namespace mmaemu::cli {
 
 void add_run(CLI::App& app, int& status) {
-  auto* cmd = app.add_subcommand("run", "Run tiers (YAML) and write reports; exit 0 pass, 1 fail, 2 bad input");
+  auto* cmd = app.add_subcommand("run", "Run tiers (YAML) and write reports; exit 0 pass, 1 fail, 2 bad input, 130/143 interrupted");
   auto opts = std::make_shared<RunOptions>();
   auto files = std::make_shared<std::vector<std::string>>();
   auto report_dir = std::make_shared<std::string>("reports");
@@ -37,6 +38,8 @@ void add_run(CLI::App& app, int& status) {
                   "Mutation tiers: the build directory that holds their tests and compile-time variants, built elsewhere");
   cmd->add_flag("--ctest", opts->ctest, "Exit 77 when every selected suite was skipped (CTest's skip code)");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
+  cmd->add_flag("--resume", opts->resume,
+                "Continue an interrupted run: the suites already in its report (same inputs) are kept, the others run");
   auto list_ctest = std::make_shared<bool>(false);
   cmd->add_flag("--list-ctest", *list_ctest,
                 "Run nothing: print the conformance suites as CTest tests (what tiers/CMakeLists.txt registers)");
@@ -53,6 +56,16 @@ void add_run(CLI::App& app, int& status) {
     opts->tier_files.assign(files->begin(), files->end());
     opts->report_dir = *report_dir;
     opts->shard = parse_shard(*shard);
+    opts->read_report = reportio::run_report_from_json;
+    opts->command_line = "mmaemu run";
+    for (const std::string& f : *files) opts->command_line += " " + f;
+    for (const std::string& x : opts->only_suites) opts->command_line += " --suite " + x;
+    if (opts->quick) opts->command_line += " --quick";
+    if (seed_opt->count()) opts->command_line += " --seed " + std::to_string(*seed);
+    if (cases_opt->count()) opts->command_line += " --cases " + std::to_string(*cases);
+    if (opts->shard.sharded()) opts->command_line += " --shard " + *shard;
+    opts->command_line += " --report-dir " + *report_dir;
+    if (!opts->report_stem.empty()) opts->command_line += " --report-stem " + opts->report_stem;
     const std::string mmaemu = self_path();
     opts->job_loaders[TierFileKind::mutation] = [mmaemu](const std::filesystem::path& f, const TierJobContext& c) {
       return mutate::mutation_tier_job(f, c, mmaemu, build_dir());

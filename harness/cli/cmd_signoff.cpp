@@ -8,7 +8,7 @@ namespace mmaemu::cli {
 
 void add_signoff(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand(
-      "signoff", "Release sign-off from a plan (YAML): exit 0 may release, 1 may not, 2 bad input or interrupted");
+      "signoff", "Release sign-off from a plan (YAML): exit 0 may release, 1 may not, 2 bad input, 130/143 interrupted");
   auto opts = std::make_shared<signoff::SignoffOptions>();
   auto plan = std::make_shared<std::string>();
   auto out = std::make_shared<std::string>();

@@ -10,12 +10,17 @@
 #include <cstring>
 #include <thread>
 
+#include "harness/core/interrupt_guard.hpp"
+
 extern char** environ;
 
 namespace mmaemu {
 namespace {
 
 using Clock = std::chrono::steady_clock;
+
+// How long an interrupted child has to end on its own after SIGTERM.
+constexpr int kInterruptGraceSeconds = 5;
 
 // The environment of the child: ours, with the request's changes.
 std::vector<std::string> child_environment(const std::map<std::string, std::optional<std::string>>& changes) {
@@ -121,6 +126,13 @@ ChildResult run_child(const ChildRequest& request, const std::atomic<bool>& stop
   }
   ::setpgid(pid, pid);  // also here, so that the group exists before any kill below
   ::close(log);
+  // A stop at once (a second SIGINT, core/interrupt_guard.hpp) kills the group too: no child
+  // outlives the run that started it.
+  register_child_group(pid);
+  struct Unregister {
+    pid_t group;
+    ~Unregister() { unregister_child_group(group); }
+  } unregister{pid};
 
   const bool limited = request.timeout_seconds > 0;
   const auto deadline = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(request.timeout_seconds));
@@ -134,6 +146,15 @@ ChildResult run_child(const ChildRequest& request, const std::atomic<bool>& stop
     }
     const bool late = limited && Clock::now() >= deadline;
     if (late || stop.load()) {
+      // Interrupted, the child is asked first (SIGTERM), so that a child mmaemu leaves its reports
+      // whole and its temporary files removed; what does not end within the grace period is killed.
+      // A hung child (timed out) is killed at once.
+      if (!late) {
+        ::kill(-pid, SIGTERM);
+        const auto grace_end = Clock::now() + std::chrono::seconds(kInterruptGraceSeconds);
+        while (Clock::now() < grace_end && ::waitpid(pid, &status, WNOHANG) == 0)
+          std::this_thread::sleep_for(std::chrono::milliseconds(10));
+      }
       ::kill(-pid, SIGKILL);
       while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
       }

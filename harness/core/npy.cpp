@@ -2,11 +2,11 @@
 
 #include <cstdint>
 #include <fstream>
-#include <regex>
 #include <sstream>
 
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
 
 namespace mmaemu {
 
@@ -31,20 +31,32 @@ namespace {
 
 std::string dict_value(const std::string& header, const std::string& key, const std::string& file) {
   // The header is a Python dict literal; numpy writes the three keys in a fixed style, but tolerate
-  // whitespace differences.
-  std::regex re("'" + key + "'\\s*:\\s*('[^']*'|True|False|\\([^)]*\\))");
-  std::smatch m;
-  if (!std::regex_search(header, m, re)) throw InputError(file, "npy header lacks '" + key + "'");
-  return m[1].str();
+  // whitespace differences. Scanned by hand, not with std::regex: libstdc++'s regex matcher recurses
+  // once per character, and a corrupt header of some ten thousand spaces overflowed the stack.
+  const std::string quoted = "'" + key + "'";
+  const auto is_space = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'; };
+  for (size_t at = header.find(quoted); at != std::string::npos; at = header.find(quoted, at + 1)) {
+    size_t i = at + quoted.size();
+    while (i < header.size() && is_space(header[i])) ++i;
+    if (i >= header.size() || header[i] != ':') continue;
+    ++i;
+    while (i < header.size() && is_space(header[i])) ++i;
+    if (i >= header.size()) break;
+    size_t end = std::string::npos;
+    if (header[i] == '\'') end = header.find('\'', i + 1);
+    else if (header[i] == '(') end = header.find(')', i + 1);
+    else if (header.compare(i, 4, "True") == 0) end = i + 3;
+    else if (header.compare(i, 5, "False") == 0) end = i + 4;
+    if (end != std::string::npos) return header.substr(i, end - i + 1);
+  }
+  throw InputError(file, "npy header lacks '" + key + "'");
 }
 
 }  // namespace
 
 NpyArray read_npy(const std::filesystem::path& path) {
   const std::string file = path.string();
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(file, "cannot open .npy file");
-  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string bytes = read_input_file(path, ".npy file");
   if (bytes.size() < 10 || bytes.compare(0, 6, "\x93NUMPY") != 0)
     throw InputError(file, "not an .npy file (bad magic)");
   const int major = static_cast<unsigned char>(bytes[6]);
@@ -71,9 +83,21 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (dict_value(header, "fortran_order", file) != "False")
     throw InputError(file, "Fortran-order arrays are not accepted; save in C order");
   std::string shape = dict_value(header, "shape", file);
-  std::regex num("\\d+");
-  for (auto it = std::sregex_iterator(shape.begin(), shape.end(), num); it != std::sregex_iterator(); ++it)
-    a.shape.push_back(std::stoull(it->str()));
+  // Every run of digits is one dimension. A run too long for size_t is a corrupt header, not a
+  // std::out_of_range out of std::stoull (which nothing caught: the program aborted).
+  for (size_t i = 0; i < shape.size();) {
+    if (shape[i] < '0' || shape[i] > '9') {
+      ++i;
+      continue;
+    }
+    size_t d = 0;
+    for (; i < shape.size() && shape[i] >= '0' && shape[i] <= '9'; ++i) {
+      const size_t digit = static_cast<size_t>(shape[i] - '0');
+      if (d > (SIZE_MAX - digit) / 10) throw InputError(file, "npy header claims an impossible shape " + shape);
+      d = d * 10 + digit;
+    }
+    a.shape.push_back(d);
+  }
 
   const size_t data_off = header_off + header_len;
   const size_t have = bytes.size() - data_off;

@@ -51,6 +51,9 @@ std::string render(const RunReport& run) {
   j["environment"] = run.environment;
   j["tier_files"] = run.tier_files;
   if (run.shard.sharded()) j["shard"] = {{"index", run.shard.index}, {"count", run.shard.count}};
+  j["state"] = run_state_name(run.state);
+  j["planned"] = run.planned;
+  j["inputs_sha256"] = run.inputs_sha256;
   const VerdictCounts n = count_verdicts(run);
   j["summary"] = {{"pass", n.pass}, {"fail", n.fail}, {"skip", n.skip}, {"error", n.error}};
   nlohmann::ordered_json suites = nlohmann::ordered_json::array();

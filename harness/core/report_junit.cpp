@@ -110,6 +110,7 @@ std::string render(const RunReport& run) {
     };
     property("tool_version", run.tool_version);
     property("commit", run.commit);
+    property("state", run_state_name(run.state));
     for (const auto& [name, value] : run.environment) property(name, value);
     x << "    </properties>\n";
     for (const SuiteResult* s : t.suites) write_testcase(x, *s);

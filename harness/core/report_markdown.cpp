@@ -89,6 +89,10 @@ std::string render(const RunReport& run) {
   const VerdictCounts n = count_verdicts(run);
   std::string md = "# mmaemu run report\n\n";
   provenance(md, run);
+  if (run.state != RunState::complete)  // a reader must not take a partial run for a whole one
+    md += std::string("**") + (run.state == RunState::interrupted ? "Interrupted" : "Still running") + ": " +
+          std::to_string(run.suites.size()) + " of " + std::to_string(run.planned) +
+          " suites finished** (`mmaemu run --resume` with the same arguments runs the rest)\n\n";
   md += "**" + std::to_string(n.pass) + " pass, " + std::to_string(n.fail) + " fail, " + std::to_string(n.skip) +
         " skip, " + std::to_string(n.error) + " error**\n\n";
   suite_table(md, run);

@@ -14,6 +14,15 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
+const char* run_state_name(RunState s) {
+  switch (s) {
+    case RunState::complete: return "complete";
+    case RunState::running: return "running";
+    case RunState::interrupted: return "interrupted";
+  }
+  return "?";
+}
+
 std::map<std::string, std::vector<std::string>> pinned_profiles(const std::vector<SuiteResult>& suites) {
   std::map<std::string, std::vector<std::string>> out;
   for (const SuiteResult& s : suites)

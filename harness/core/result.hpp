@@ -80,6 +80,11 @@ struct ShardInfo {
 std::map<std::string, std::vector<std::string>> pinned_profiles(const std::vector<SuiteResult>& suites);
 std::vector<std::string> unpinned_profiles(const std::vector<SuiteResult>& suites);
 
+// Where a run stands when its reports are written: they are rewritten after every finished unit, so
+// a reader (or `mmaemu run --resume`) can tell a whole run from one still going or stopped by a signal.
+enum class RunState { complete, running, interrupted };
+const char* run_state_name(RunState s);  // "complete", "running", "interrupted"
+
 struct RunReport {
   std::string tool_version;
   std::string commit;
@@ -89,6 +94,11 @@ struct RunReport {
   std::vector<std::string> tier_files;
   std::vector<SuiteResult> suites;
   ShardInfo shard;
+  RunState state = RunState::complete;
+  size_t planned = 0;  // the units this run (this shard) selected; suites.size() once complete
+  // The run's inputs (tier files' bytes, selection, options, program version and commit) as one
+  // digest: `--resume` keeps the suites of a report only when it is the same.
+  std::string inputs_sha256 = {};
 };
 
 }  // namespace mmaemu

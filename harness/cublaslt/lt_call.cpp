@@ -4,6 +4,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
 
 namespace mmaemu::lt {
 
@@ -117,6 +118,17 @@ LtAlgoConfig algo_from_json(const nlohmann::json& j, const std::string& where) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("malformed algorithm: ") + e.what());
   }
+}
+
+LtAlgoConfig read_algo_config(const std::filesystem::path& file) {
+  const std::string where = file.string();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_input_file(file, "the algorithm configuration"));
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, std::string("not valid JSON: ") + e.what());
+  }
+  return algo_from_json(j, where);
 }
 
 std::vector<uint32_t> transpose(const std::vector<uint32_t>& x, size_t rows, size_t cols) {

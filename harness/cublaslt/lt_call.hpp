@@ -9,6 +9,7 @@
 // B^T[N][K], and C, D stored as C^T[N][M], D^T[N][M]; to_library_layout/from_library_layout convert.
 #pragma once
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -55,6 +56,10 @@ nlohmann::json to_json(const LtCall& c);
 LtCall call_from_json(const nlohmann::json& j, const std::string& where);  // throws InputError at `where`
 nlohmann::json to_json(const LtAlgoConfig& a);
 LtAlgoConfig algo_from_json(const nlohmann::json& j, const std::string& where);
+// `mmaemu gemm --library ... --algo FILE`: one configuration as a recording writes it (a JSON object as
+// in a recording's "config"). Throws InputError naming the file when it cannot be read, is not JSON or
+// is not a configuration.
+LtAlgoConfig read_algo_config(const std::filesystem::path& file);
 
 // Operands in mmaemu's row-major contract (raw bits widened to 32): A[M][K], B[K][N], C[M][N].
 struct LtOperands {

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <iostream>
 
+#include "harness/core/interrupt_guard.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/record/provenance.hpp"
 #include "harness/cublaslt/lt_live.hpp"
@@ -73,6 +74,15 @@ int record_cublaslt(const LtRecordOptions& o) {
   size_t runs = 0, rejected = 0, heuristic_rejected = 0;
   Progress progress(plan.calls.size());
   for (size_t i = 0; i < plan.calls.size(); ++i) {
+    // Between calls (one call's launches are short): what was recorded is written whole, and the
+    // recording says how far it got by the calls it lists.
+    if (interrupt_flag().load()) {
+      write_recording(rec);
+      std::cerr << "mmaemu: interrupted by " << interrupt_signal_name() << ": " << i << " of " << plan.calls.size()
+                << " calls recorded, kept in " << (o.out_dir / "recording.json").string()
+                << " (a partial recording: record again for the whole plan)\n";
+      return interrupted_exit_status();
+    }
     const PlannedCall& p = plan.calls[i];
     RecordedCall rc;
     rc.id = i;

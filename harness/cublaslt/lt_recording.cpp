@@ -5,6 +5,7 @@
 
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
 #include "harness/core/npy.hpp"
 #include "harness/core/operands.hpp"
 #include "harness/core/sha256.hpp"
@@ -123,10 +124,9 @@ Recording read_recording(const std::filesystem::path& dir) {
   const auto file = dir / "recording.json";
   const std::string where = file.string();
   nlohmann::json j;
+  const std::string text = read_input_file(file, "the cuBLASLt recording");
   try {
-    std::ifstream in(file);
-    if (!in) throw InputError(where, "cannot read the cuBLASLt recording");
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not valid JSON: ") + e.what());
   }

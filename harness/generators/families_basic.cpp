@@ -10,7 +10,7 @@ namespace {
 uint32_t lognormal_value(Tile& t, const FormatBits& f, int center) {
   if (t.rng.chance(0.02)) return f.zero(t.sign());
   const int exp = center + static_cast<int>(std::lround(t.rng.normal() * 1.5));
-  return f.normal(t.sign(), exp, t.frac(f));
+  return t.normal(f, [&] { return exp; });
 }
 
 }  // namespace

@@ -25,7 +25,7 @@ void generate_pair_probe(Tile& t) {
     const int q = t.rng.uniform_int(0, t.K - 1);
     for (int k = 0; k < t.K; ++k) t.B(k, n) = k == q ? t.fb.normal(true, kBigExp, 0) : one_b;
   }
-  for (int i = 0; i < t.M * t.N; ++i) t.c[i] = t.fc.normal(t.sign(), 0, t.frac(t.fc));  // read only when beta != 0
+  for (int i = 0; i < t.M * t.N; ++i) t.c[i] = t.normal(t.fc, [&] { return 0; });  // read only when beta != 0
 }
 
 }  // namespace mmaemu::gen

@@ -14,10 +14,10 @@ void generate_subnormal(Tile& t) {
   auto operand = [&](const FormatBits& f, int half) -> uint32_t {
     const double u = t.rng.uniform01();
     if (u < 0.05) return f.zero(t.sign());
-    if (u < 0.40) return f.subnormal(t.sign(), t.frac(f));
-    if (u < 0.65) return f.normal(t.sign(), f.emin() + t.rng.uniform_int(0, 3), t.frac(f));
-    if (u < 0.85) return f.normal(t.sign(), half + t.rng.uniform_int(-6, 4), t.frac(f));
-    return f.normal(t.sign(), t.rng.uniform_int(-2, 2), t.frac(f));  // keeps subnormal*1 products
+    if (u < 0.40) return t.subnormal(f);
+    if (u < 0.65) return t.normal(f, [&] { return f.emin() + t.rng.uniform_int(0, 3); });
+    if (u < 0.85) return t.normal(f, [&] { return half + t.rng.uniform_int(-6, 4); });
+    return t.normal(f, [&] { return t.rng.uniform_int(-2, 2); });  // keeps subnormal*1 products
   };
   for (int i = 0; i < t.M * t.K; ++i) t.a[i] = operand(t.fa, half_a);
   for (int i = 0; i < t.K * t.N; ++i) t.b[i] = operand(t.fb, half_b);
@@ -25,10 +25,10 @@ void generate_subnormal(Tile& t) {
   for (int i = 0; i < t.M * t.N; ++i) {
     const double u = t.rng.uniform01();
     const FormatBits& f = t.fc;
-    if (u < 0.35) t.c[i] = f.subnormal(t.sign(), t.frac(f));
-    else if (u < 0.60) t.c[i] = f.normal(t.sign(), f.emin() + t.rng.uniform_int(0, 4), t.frac(f));
+    if (u < 0.35) t.c[i] = t.subnormal(f);
+    else if (u < 0.60) t.c[i] = t.normal(f, [&] { return f.emin() + t.rng.uniform_int(0, 4); });
     else if (u < 0.75) t.c[i] = f.zero(t.sign());
-    else t.c[i] = f.normal(t.sign(), product_level + t.rng.uniform_int(-4, 4), t.frac(f));
+    else t.c[i] = t.normal(f, [&] { return product_level + t.rng.uniform_int(-4, 4); });
   }
 }
 
@@ -37,7 +37,7 @@ namespace {
 // One special or edge value of format f.
 uint32_t special_value(Tile& t, const FormatBits& f) {
   switch (t.rng.uniform_int(0, 6)) {
-    case 0: return f.nan(t.sign(), t.rng.bits(f.man_bits()));  // random payload, quiet or signalling
+    case 0: return t.nan(f);  // random payload, quiet or signalling
     case 1: return f.nan(false, 1u << (f.man_bits() - 1));       // the usual quiet NaN
     case 2: return f.inf(t.sign());
     case 3: return f.zero(t.sign());
@@ -48,7 +48,7 @@ uint32_t special_value(Tile& t, const FormatBits& f) {
 }
 
 uint32_t ordinary_value(Tile& t, const FormatBits& f) {
-  return f.normal(t.sign(), t.rng.uniform_int(-3, 3), t.frac(f));
+  return t.normal(f, [&] { return t.rng.uniform_int(-3, 3); });
 }
 
 }  // namespace
@@ -94,7 +94,7 @@ void generate_extreme_acc(Tile& t) {
     const int exp = r == 0 ? f.emax() - t.rng.uniform_int(0, 3)
                   : r == 1 ? t.rng.uniform_int(-4, 0)
                            : f.emin() + t.rng.uniform_int(0, 3);
-    return f.normal(t.sign(), exp, t.frac(f));
+    return t.normal(f, [&] { return exp; });
   };
   for (int i = 0; i < t.M * t.K; ++i) t.a[i] = operand(t.fa);
   for (int i = 0; i < t.K * t.N; ++i) t.b[i] = operand(t.fb);
@@ -102,11 +102,11 @@ void generate_extreme_acc(Tile& t) {
   for (int i = 0; i < t.M * t.N; ++i) {
     const double u = t.rng.uniform01();
     if (u < 0.20) t.c[i] = f.max_finite(t.sign());
-    else if (u < 0.35) t.c[i] = f.normal(t.sign(), f.emax() - t.rng.uniform_int(0, 1), t.frac(f));
-    else if (u < 0.50) t.c[i] = f.normal(t.sign(), f.emin(), t.frac(f));
-    else if (u < 0.65) t.c[i] = f.subnormal(t.sign(), t.frac(f));
+    else if (u < 0.35) t.c[i] = t.normal(f, [&] { return f.emax() - t.rng.uniform_int(0, 1); });
+    else if (u < 0.50) t.c[i] = t.normal(f, [&] { return f.emin(); });
+    else if (u < 0.65) t.c[i] = t.subnormal(f);
     else if (u < 0.80) t.c[i] = f.zero(t.sign());
-    else t.c[i] = f.normal(t.sign(), t.rng.uniform_int(-4, 4), t.frac(f));
+    else t.c[i] = t.normal(f, [&] { return t.rng.uniform_int(-4, 4); });
   }
 }
 

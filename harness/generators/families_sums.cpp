@@ -11,9 +11,9 @@ namespace mmaemu::gen {
 // residue. The remaining pairs are small terms whose sum is what survives.
 void generate_cancellation(Tile& t) {
   const int big = std::min(t.safe_operand_exp(2), 8);
-  auto big_value = [&](const FormatBits& f) { return f.normal(t.sign(), big - t.rng.uniform_int(0, 1), t.frac(f)); };
+  auto big_value = [&](const FormatBits& f) { return t.normal(f, [&] { return big - t.rng.uniform_int(0, 1); }); };
   auto small_value = [&](const FormatBits& f) {
-    return f.normal(t.sign(), big - t.rng.uniform_int(4, 12), t.frac(f));
+    return t.normal(f, [&] { return big - t.rng.uniform_int(4, 12); });
   };
   const uint32_t a_sign = 1u << (t.fa.width() - 1);
   for (int k0 = 0; k0 + 1 < t.K; k0 += 2) {
@@ -42,15 +42,15 @@ void generate_cancellation(Tile& t) {
     for (int n = 0; n < t.N; ++n) {
       const double u = t.rng.uniform01();
       if (u < 0.3) {
-        t.C(m, n) = t.fc.normal(t.sign(), 2 * big - t.rng.uniform_int(6, 20), t.frac(t.fc));
+        t.C(m, n) = t.normal(t.fc, [&] { return 2 * big - t.rng.uniform_int(6, 20); });
       } else if (u < 0.7) {
         // C = -(sum of the products), rounded: the result is what the hardware's sum loses.
         double sum = 0;
         for (int k = 0; k < t.K; ++k) sum += t.fa.to_double(t.A(m, k)) * t.fb.to_double(t.B(k, n));
         t.C(m, n) = sum != 0 && std::isfinite(sum) ? t.fc.encode_nearest(-sum)
-                                                   : t.fc.normal(t.sign(), 2 * big, t.frac(t.fc));
+                                                   : t.normal(t.fc, [&] { return 2 * big; });
       } else {
-        t.C(m, n) = t.fc.normal(t.sign(), 2 * big + t.rng.uniform_int(-1, 1), t.frac(t.fc));
+        t.C(m, n) = t.normal(t.fc, [&] { return 2 * big + t.rng.uniform_int(-1, 1); });
       }
     }
 }
@@ -65,7 +65,7 @@ void generate_dominant(Tile& t) {
   const int k_star = t.rng.uniform_int(0, t.K - 1);
   auto value = [&](const FormatBits& f, bool large) {
     const int exp = large ? high - t.rng.uniform_int(0, 1) : high - t.rng.uniform_int(1, span);
-    return f.normal(t.sign(), exp, t.frac(f));
+    return t.normal(f, [&] { return exp; });
   };
   for (int m = 0; m < t.M; ++m)
     for (int k = 0; k < t.K; ++k) t.A(m, k) = value(t.fa, k == k_star && !c_dominates);
@@ -77,7 +77,7 @@ void generate_dominant(Tile& t) {
       continue;
     }
     const int exp = c_dominates ? 2 * high + t.rng.uniform_int(0, 3) : 2 * high - t.rng.uniform_int(2, 2 * span);
-    t.c[i] = t.fc.normal(t.sign(), exp, t.frac(t.fc));
+    t.c[i] = t.normal(t.fc, [&] { return exp; });
   }
 }
 
@@ -96,11 +96,17 @@ void generate_carry_chain(Tile& t) {
     for (int n = 0; n < t.N; ++n) {
       t.B(k, n) = b_mode == 0   ? t.fb.normal(sign(), 0, 0)
                   : b_mode == 1 ? t.fb.all_ones(sign(), 0)
-                                : t.fb.normal(sign(), -t.rng.uniform_int(0, 3), 0);
+                                : [&] {
+                                    const int e = -t.rng.uniform_int(0, 3);  // drawn before the sign (Tile::normal says why)
+                                    return t.fb.normal(sign(), e, 0);
+                                  }();
     }
   for (int i = 0; i < t.M * t.N; ++i) {
     const double u = t.rng.uniform01();
-    if (u < 0.5) t.c[i] = t.fc.all_ones(sign(), 2 * base + t.rng.uniform_int(-2, 1));
+    if (u < 0.5) {
+      const int e = 2 * base + t.rng.uniform_int(-2, 1);  // drawn before the sign (Tile::normal says why)
+      t.c[i] = t.fc.all_ones(sign(), e);
+    }
     else if (u < 0.75) t.c[i] = t.fc.zero(false);
     else if (u < 0.9) t.c[i] = t.fc.all_ones(false, 2 * base + t.log2_k() + 1);  // carry into 2^(e+1)
     else t.c[i] = t.fc.normal(true, 2 * base + t.log2_k() + 2, 0);               // borrow from -2^e

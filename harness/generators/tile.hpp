@@ -25,6 +25,29 @@ struct Tile {
   bool sign() { return rng.chance(0.5); }
   uint32_t frac(const FormatBits& f) { return rng.bits(f.man_bits()); }
 
+  // Random values of one format, drawn in one fixed order: the fraction, then the exponent (`exp`,
+  // which may draw too), then the sign. Written as f.normal(sign(), e, frac(f)) the order was the
+  // compiler's (a call's arguments are unsequenced: GCC evaluated them right to left, clang left to
+  // right), so clang drew other inputs and the recordings' operand SHA-256s failed. The order here
+  // is the one GCC gave, in which every recording was made.
+  template <class Exp>
+  uint32_t normal(const FormatBits& f, Exp exp) {
+    const uint32_t fr = frac(f);
+    const int e = exp();
+    const bool neg = sign();
+    return f.normal(neg, e, fr);
+  }
+  uint32_t subnormal(const FormatBits& f) {
+    const uint32_t fr = frac(f);
+    const bool neg = sign();
+    return f.subnormal(neg, fr);
+  }
+  uint32_t nan(const FormatBits& f) {  // random payload, quiet or signalling
+    const uint32_t payload = rng.bits(f.man_bits());
+    const bool neg = sign();
+    return f.nan(neg, payload);
+  }
+
   // ceil(log2(K)): how far a sum of K like terms can grow.
   int log2_k() const {
     int l = 0;

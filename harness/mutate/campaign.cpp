@@ -17,6 +17,7 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
+#include "harness/core/report_lock.hpp"
 #include "harness/core/host_info.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/core/shard.hpp"
@@ -127,7 +128,14 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
       return ended(options.ctest ? kExitSkipped : kExitBadInput, what);
     }
   }
+  // Held for the campaign: a second campaign of this tier on these reports (kill matrix, journal, logs)
+  // fails now, naming this one's pid.
+  const ReportLock report_lock(report_dir, stem);
   InterruptGuard interrupt_guard;
+  auto interrupted_end = [&](const std::string& what) {
+    std::cerr << "mmaemu: interrupted by " << interrupt_signal_name() << ": " << what << "\n";
+    return ended(interrupted_exit_status(), "interrupted: " + what);
+  };
 
   // Compile-time variants first: a mutant whose program cannot be had fails the campaign before the
   // baseline spends any time.
@@ -136,7 +144,13 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
   variant_setup.log_dir = log_root / "build";
   variant_setup.build = options.build_variants;
   variant_setup.progress = progress_on;
-  const std::map<int, std::string> variant_programs = prepare_variants(campaign, mutants, variant_setup, g_stop);
+  std::map<int, std::string> variant_programs;
+  try {
+    variant_programs = prepare_variants(campaign, mutants, variant_setup, g_stop);
+  } catch (const InputError&) {
+    if (g_stop.load()) return interrupted_end("while building the variants, before any mutant ran; nothing to resume");
+    throw;
+  }
 
   TestRunSetup setup;
   setup.campaign = &campaign;
@@ -166,10 +180,7 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
   bool interrupted = false;
   const std::vector<TestCell> base = run_baseline(base_setup, interrupted);
   if (progress_on) std::cerr << "\n";
-  if (interrupted) {
-    std::cerr << "mmaemu: interrupted during the baseline\n";
-    return ended(kExitBadInput, "interrupted during the baseline");
-  }
+  if (interrupted) return interrupted_end("during the baseline, before any mutant ran; nothing to resume");
   bool base_ok = true;
   for (const TestCell& c : base) {
     if (c.outcome == TestOutcome::passed) continue;
@@ -284,11 +295,11 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
   fs::remove_all(scratch_root, ec);
   if (stopped || g_stop.load()) {
     write_reports(matrix, report_dir, stem);
-    const std::string what = "interrupted: " + std::to_string(matrix.mutants.size()) + " of " +
-                             std::to_string(mutants.size()) + " mutants judged; `--resume` continues from there";
-    std::cerr << "mmaemu: " << what << "\n";
+    const std::string what = std::to_string(matrix.mutants.size()) + " of " + std::to_string(mutants.size()) +
+                             " mutants judged, kept in " + (report_dir / stem).string() +
+                             ".{json,md} and its journal; `--resume` continues from there";
     outcome.matrix = matrix;
-    return ended(kExitBadInput, what);
+    return interrupted_end(what);
   }
 
   bool regression = false;

@@ -54,9 +54,11 @@ CampaignOutcome run_campaign(const MutateOptions& options);
 // Exit status: 0 every mutant had its expected outcome (and none regressed against the baseline);
 // 1 a mutant expected killed survived, an identity control or an "equivalent" mutant was killed, a
 // test could not be started, or a mutant killed in the baseline survives now; 2 unusable input (a
-// bad tier file or catalogue, a baseline that fails, an unreadable --baseline, an interrupted run, a
-// variant that does not build or is missing under --no-build, a `device: gpu` tier without a CUDA
-// device; that last one is 77 under --ctest, checked before anything is built or run).
+// bad tier file or catalogue, a baseline that fails, an unreadable --baseline, reports that cannot be
+// written or are locked by another campaign, a variant that does not build or is missing under
+// --no-build, a `device: gpu` tier without a CUDA device; that last one is 77 under --ctest, checked
+// before anything is built or run); interrupted by SIGINT / SIGTERM, interrupted_exit_status()
+// (core/interrupt_guard.hpp), with the judged mutants in the reports and the journal.
 // run_campaign, then the verdict table on stdout when it finished.
 int run_mutation_campaign(const MutateOptions& options);
 

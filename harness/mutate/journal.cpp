@@ -1,20 +1,22 @@
 #include "harness/mutate/journal.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <stdexcept>
 
+#include "harness/core/atomic_file.hpp"
+
 namespace mmaemu::mutate {
 
 Journal::Journal(std::filesystem::path path, bool fresh) : path_(std::move(path)) {
-  std::filesystem::create_directories(path_.parent_path().empty() ? "." : path_.parent_path());
-  std::ofstream out(path_, fresh ? std::ios::trunc : std::ios::app);
-  if (!out) throw std::runtime_error("cannot open journal " + path_.string());
+  if (!fresh) {
+    std::ifstream in(path_);
+    std::string line;
+    // A torn last line, from a journal written before the writes were atomic, is left out.
+    while (std::getline(in, line))
+      if (!in.eof()) text_ += line + "\n";
+  }
+  write_file_atomic(path_, text_);
 }
 
 std::map<int, MutantResult> Journal::finished(const std::map<int, std::string>& entry_digests,
@@ -47,14 +49,9 @@ void Journal::append(const MutantResult& result, const std::string& entry_digest
                             {"result", nlohmann::json::parse(to_json_line(result))}};
   const std::string line = j.dump() + "\n";
   std::lock_guard<std::mutex> lock(mutex_);
-  // One write of a whole line with O_APPEND, then fsync: a crash leaves whole lines and at most one
-  // partial last line, which finished() skips.
-  const int fd = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot append to journal " + path_.string() + ": " + std::strerror(errno));
-  const ssize_t n = ::write(fd, line.data(), line.size());
-  ::fsync(fd);
-  ::close(fd);
-  if (n != static_cast<ssize_t>(line.size())) throw std::runtime_error("cannot append to journal " + path_.string());
+  std::string text = text_ + line;
+  write_file_atomic(path_, text);
+  text_ = std::move(text);
 }
 
 }  // namespace mmaemu::mutate

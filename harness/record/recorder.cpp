@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
 #include "harness/record/fixture_writer.hpp"
 #include "harness/record/gpu_run.hpp"
 #include "harness/record/output_summary.hpp"
@@ -101,7 +102,21 @@ int record_fixtures(const RecordOptions& o) {
     const auto instrs = select_instructions(o, *dev, log);
     FixtureSet set;
     bool ok = true;
-    for (const auto& instr : instrs) ok = record_one(o, instr, log, set) && ok;
+    for (size_t i = 0; i < instrs.size(); ++i) {
+      // Between instructions: a fixture set is written whole or not at all (its manifest last), so an
+      // interrupted recording writes nothing and says so.
+      if (interrupt_flag().load()) {
+        log.error(std::string("interrupted by ") + interrupt_signal_name() + ": " + std::to_string(i) + " of " +
+                  std::to_string(instrs.size()) + " instructions recorded; nothing written (a fixture set is written " +
+                  "whole): record again");
+        return interrupted_exit_status();
+      }
+      ok = record_one(o, instrs[i], log, set) && ok;
+    }
+    if (interrupt_flag().load()) {
+      log.error(std::string("interrupted by ") + interrupt_signal_name() + " after the last instruction; nothing written: record again");
+      return interrupted_exit_status();
+    }
     if (!ok) {
       log.error("self-check failed (a fragment layout or the launch is wrong): nothing written");
       return kExitCheckFailed;

@@ -4,16 +4,12 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
 
 namespace mmaemu::reportio {
 
 std::string read_text_file(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw InputError(path.string(), "cannot open");
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw InputError(path.string(), "cannot read");
-  return text.str();
+  return read_input_file(path, "the file");
 }
 
 nlohmann::json parse_json(const std::string& text, const std::string& source) {

@@ -28,6 +28,11 @@ RunReport merge_run_reports(const std::vector<RunReport>& shards, const std::vec
     require_same("tier files", first.tier_files, first_source, r.tier_files, sources[i]);
     require_same("commit", first.commit, first_source, r.commit, sources[i]);
     started.push_back(r.started_utc);
+    // The merge is as whole as its least whole shard, and has the shards' inputs when they agree.
+    merged.planned += r.planned;
+    if (i == order[0]) merged.inputs_sha256 = r.inputs_sha256;
+    if (r.inputs_sha256 != merged.inputs_sha256) merged.inputs_sha256.clear();
+    if (r.state != RunState::complete && merged.state != RunState::interrupted) merged.state = r.state;
     for (const SuiteResult& s : r.suites) {
       const auto [at, fresh] = holder.emplace(s.position, i);
       if (!fresh)

@@ -44,6 +44,7 @@ const std::vector<DropRule>& drop_rules() {
       {"", M::suffix, "_utc", false, "when a run began or a measurement was taken (started_utc, date_utc)"},
       {"", M::exact, "date", false, "when a benchmark ran (Google Benchmark's context)"},
       {"", M::exact, "commit", false, "the build's commit: a release changes it by design"},
+      {"", M::exact, "inputs_sha256", false, "a run's inputs for --resume: it covers the commit and the tier files' paths"},
       {"", M::exact, "host", false, "the machine's name"},
       {"", M::exact, "host_name", false, "the machine's name (Google Benchmark's context)"},
       {"", M::exact, "log", false, "a test log's path in a kill matrix; the logs themselves are not compared"},

@@ -64,6 +64,12 @@ SuiteResult suite_from(const json& j, const std::string& source) {
   return s;
 }
 
+RunState state_from(const std::string& name, const std::string& source) {
+  for (RunState s : {RunState::complete, RunState::running, RunState::interrupted})
+    if (name == run_state_name(s)) return s;
+  throw InputError(source, "unknown run state '" + name + "'");
+}
+
 ShardInfo shard_from(const json& j, const std::string& source) {
   ShardInfo shard;
   shard.index = static_cast<unsigned>(count_at(j, "index", source));
@@ -91,6 +97,10 @@ RunReport run_report_from_json(const std::string& text, const std::string& sourc
     run.environment = j.at("environment").get<std::map<std::string, std::string>>();
     run.tier_files = j.at("tier_files").get<std::vector<std::string>>();
     if (j.contains("shard")) run.shard = shard_from(j["shard"], source);
+    // Reports written before these fields are whole runs.
+    if (j.contains("state")) run.state = state_from(j["state"].get<std::string>(), source);
+    run.planned = count_or_zero(j, "planned", source);
+    run.inputs_sha256 = j.value("inputs_sha256", std::string());
     for (const json& s : j.at("suites")) run.suites.push_back(suite_from(s, source));
     return run;
   } catch (const json::exception& e) {

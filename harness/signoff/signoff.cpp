@@ -7,6 +7,7 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
+#include "harness/core/report_lock.hpp"
 #include "harness/core/host_info.hpp"
 #include "harness/core/shard.hpp"
 #include "harness/tiers/run_info.hpp"
@@ -121,9 +122,18 @@ class Signoff {
     std::cout << verdict_table(record_) << std::flush;
     if (!o_.quiet) std::cerr << "sign-off: " << (o_.out / "signoff").string() << ".{json,md,xml}\n";
     if (interrupted) {
-      std::cerr << "mmaemu: interrupted: `mmaemu signoff " << plan_.file.string() << " --out " << o_.out.string()
+      size_t n_finished = 0;
+      std::string names;
+      for (const StepRecord& r : record_.steps)
+        if (r.kind == "tier" && finished(r.verdict)) {
+          ++n_finished;
+          names += (names.empty() ? "" : ", ") + r.name;
+        }
+      std::cerr << "mmaemu: interrupted by " << interrupt_signal_name() << ": " << n_finished << " of " << steps_here
+                << " steps finished (" << (names.empty() ? "none" : names) << "), kept in " << (o_.out / "signoff.json").string()
+                << "; `mmaemu signoff " << plan_.file.string() << " --out " << o_.out.string()
                 << " --resume` continues where it stopped\n";
-      return kExitBadInput;
+      return interrupted_exit_status();
     }
     return record_.verdict == StepVerdict::pass ? kExitOk : kExitCheckFailed;
   }
@@ -180,7 +190,9 @@ int run_checked(const SignoffOptions& o) {
     if (fs::exists(o.out) && fs::equivalent(o.out, o.previous))
       throw InputError("--compare", "the previous sign-off is the directory this one writes to");
   }
-  fs::create_directories(o.out);
+  // Held for the sign-off (it creates --out): a second one into the same --out fails now, naming this
+  // one's pid; a read-only --out is exit 2 here, before anything runs.
+  const ReportLock lock(o.out, "mmaemu");
   SignoffRecord record = start_record(plan, o);
   InterruptGuard guard;
   Signoff signoff(plan, o, std::move(record));

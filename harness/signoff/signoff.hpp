@@ -28,7 +28,9 @@ struct SignoffOptions {
 // Exit status: 0 the build may be released; 1 it may not (a check or a step failed, a required step
 // skipped or was refused, the preflight failed, the comparison found differences); 2 unusable input
 // (a bad plan, a previous sign-off of another schema or a missing directory, an `out` that holds
-// another sign-off without --resume, an interrupted sign-off).
+// another sign-off without --resume, an `out` locked by another sign-off or that cannot be written);
+// interrupted by SIGINT / SIGTERM, interrupted_exit_status() (core/interrupt_guard.hpp): the finished
+// steps are in `out`, and --resume keeps them.
 int run_signoff(const SignoffOptions& options);
 
 }  // namespace mmaemu::signoff

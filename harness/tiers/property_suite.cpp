@@ -55,7 +55,10 @@ std::map<std::string, int> read_budgets(const SuiteSpec& spec, const std::vector
   const SchemaValue& v = spec.values.at("cases_by_property");
   if (!v.node.IsMap()) throw InputError(v.where, "'cases_by_property' must map property names to case counts");
   for (const auto& kv : v.node) {
-    const std::string name = kv.first.as<std::string>();
+    // A key that is itself a list or mapping would throw YAML::BadConversion out of as<std::string>().
+    if (!kv.first.IsScalar())
+      throw InputError(where(spec.tier_file.string(), kv.first), "a property name must be a plain name");
+    const std::string name = kv.first.Scalar();
     if (std::none_of(run.begin(), run.end(), [&](auto* p) { return p->name == name; }))
       throw InputError(where(spec.tier_file.string(), kv.first), "'" + name + "' is not a property this suite runs");
     int n = 0;

@@ -5,15 +5,22 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <fstream>
 #include <iomanip>
+#include <sstream>
 #include <iostream>
 #include <functional>
 #include <list>
+#include <memory>
+#include <optional>
 #include <set>
 #include <utility>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
+#include "harness/core/report_lock.hpp"
 #include "harness/core/reports.hpp"
+#include "harness/core/sha256.hpp"
 #include "harness/core/shard.hpp"
 #include "harness/core/verdict_table.hpp"
 #include "harness/tiers/known_mismatches.hpp"
@@ -35,6 +42,9 @@ struct Unit {
   std::string where;                        // for "defined in two tier files"
   std::function<std::string()> skip_reason;  // "" to run; throws InputError for an absent required input
   std::function<SuiteResult()> run;
+  // A mutation or throughput tier looks at the interrupt flag (it kills its children and returns);
+  // an in-process conformance suite does not, and an interrupted run does not wait for it.
+  bool stops_on_interrupt = false;
   std::string id() const { return tier + "." + name; }
 };
 
@@ -61,6 +71,7 @@ Unit suite_unit(const SuiteSpec& spec, bool quick) {
 Unit job_unit(TierJob job, const std::filesystem::path& file) {
   Unit u{job.tier, job.name, job.labels, file.string(), {}, std::move(job.run)};
   u.skip_reason = [reason = job.skip_reason] { return reason; };
+  u.stops_on_interrupt = true;
   return u;
 }
 
@@ -197,6 +208,68 @@ int exit_status(const RunReport& run, bool ctest) {
   return kExitOk;
 }
 
+// How long an interrupted run waits for a unit that stops on the flag (a campaign kills its children,
+// each with core/child_process's grace period) before it stops at once.
+constexpr int kJobStopSeconds = 30;
+
+// nullopt when the run was interrupted before the unit ended: what it did then is not kept (a
+// mutation tier returns a partial campaign), and a resumed run runs it again. `left_running`: the
+// unit is still running, and the caller must stop the process (exit_now) before `unit` goes.
+std::optional<SuiteResult> run_interruptible(const Unit& unit, const std::string& skip_reason, bool& left_running) {
+  // Shared with the worker, which may outlive this call (left running).
+  auto r = std::make_shared<SuiteResult>();
+  const WorkEnd end = run_until_interrupted([r, &unit, skip_reason] { *r = run_unit(unit, skip_reason); },
+                                            std::chrono::seconds(unit.stops_on_interrupt ? kJobStopSeconds : 0));
+  if (end == WorkEnd::finished) return std::move(*r);
+  left_running = end == WorkEnd::left_running;
+  return std::nullopt;
+}
+
+std::string read_text(const std::filesystem::path& file) {
+  std::ifstream in(file, std::ios::binary);
+  if (!in) throw InputError(file.string(), "cannot read the report to resume");
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+// What a run's results depend on (but the shard), as one digest: a resumed run keeps earlier results only when its
+// own would have been made from the same inputs by the same program.
+std::string inputs_digest(const RunOptions& o, const RunReport& run, const std::string& stem) {
+  std::string s = "mmaemu-run-inputs/1\nversion " + run.tool_version + "\ncommit " + run.commit + "\nprogram " +
+                  (run.environment.count("program") ? run.environment.at("program") : "") + "\nstem " + stem + "\n";
+  for (const auto& f : o.tier_files) s += "tier " + sha256_file(f) + " " + f.string() + "\n";
+  for (const auto& x : o.only_suites) s += "suite " + x + "\n";
+  s += std::string("quick ") + (o.quick ? "1" : "0") + "\n";
+  if (o.seed) s += "seed " + std::to_string(*o.seed) + "\n";
+  if (o.cases) s += "cases " + std::to_string(*o.cases) + "\n";
+  // Not the shard: every shard of one run has the same inputs, which is how a merged report keeps
+  // them (resumable() checks the shard itself).
+  return sha256_hex(s);
+}
+
+// --resume: the suites of the earlier report, by position, when it was made from the same inputs.
+std::map<size_t, SuiteResult> resumable(const RunOptions& o, const RunReport& run, const std::string& stem) {
+  const std::filesystem::path file = o.report_dir / (stem + ".json");
+  std::map<size_t, SuiteResult> kept;
+  if (!std::filesystem::exists(file)) return kept;  // nothing to resume: the run starts afresh
+  if (!o.read_report) throw InputError("--resume", "this program cannot read reports back");
+  const RunReport earlier = o.read_report(read_text(file), file.string());
+  if (earlier.inputs_sha256 != run.inputs_sha256 || earlier.shard.index != run.shard.index ||
+      earlier.shard.count != run.shard.count)
+    throw InputError(file.string(),
+                     "was written by a run of other inputs (tier files, --suite, --quick, --seed, --cases, --shard, "
+                     "or another build of mmaemu): run without --resume to start afresh, or choose another --report-dir");
+  for (const SuiteResult& s : earlier.suites) kept[s.position] = s;
+  return kept;
+}
+
+std::string id_list(const std::vector<SuiteResult>& suites) {
+  std::string out;
+  for (const SuiteResult& s : suites) out += (out.empty() ? "" : ", ") + s.tier + "." + s.suite;
+  return out.empty() ? "none" : out;
+}
+
 int run_checked(const RunOptions& options) {
   // Everything that can be wrong with the input is found before the first unit runs.
   const LoadedRun loaded = load_run(options);
@@ -209,33 +282,81 @@ int run_checked(const RunOptions& options) {
   run.shard = options.shard;
   const std::string stem = options.report_stem.empty() ? default_stem(loaded, options) : options.report_stem;
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
+  run.planned = units.size();
+  run.inputs_sha256 = inputs_digest(options, run, stem);
 
+  // Held until the run ends: a second run on the same reports fails now, naming this one's pid; a
+  // read-only report directory is found here, before any work.
+  const ReportLock lock(options.report_dir, stem);
+  const InterruptGuard guard;
+  const std::map<size_t, SuiteResult> kept = options.resume ? resumable(options, run, stem) : std::map<size_t, SuiteResult>{};
+  const std::string reports = (options.report_dir / stem).string() + ".{json,xml,md}";
+
+  // The reports are the run's product: a run that cannot write them stops (exit 2, the file named).
+  auto write = [&]() -> bool {
+    try {
+      write_reports(run, options.report_dir, stem);
+      return true;
+    } catch (const std::exception& e) {
+      print_error(std::string("cannot write the reports: ") + e.what());
+      return false;
+    }
+  };
+
+  run.state = units.empty() ? RunState::complete : RunState::running;
   bool reports_written = true;
-  for (size_t i = 0; i < units.size(); ++i) {
+  size_t resumed = 0;
+  std::string cut_short;     // the unit that was running when the signal came
+  bool left_running = false;
+  for (size_t i = 0; i < units.size() && reports_written; ++i) {
+    if (interrupt_flag().load()) break;
     const auto& [position, unit] = units[i];
-    if (progress) std::cerr << "[" << i + 1 << "/" << units.size() << "] " << unit->id() << " ..." << std::flush;
-    run.suites.push_back(run_unit(*unit, skip_reasons[i]));
-    run.suites.back().position = position;
-    if (progress)
-      std::cerr << " " << verdict_name(run.suites.back().verdict) << " (" << std::fixed << std::setprecision(2)
-                << run.suites.back().seconds << " s)\n";
-    try {
-      write_reports(run, options.report_dir, stem);
-    } catch (const std::exception& e) {
-      if (reports_written) print_error(std::string("cannot write reports: ") + e.what());
-      reports_written = false;
+    const auto earlier = kept.find(position);
+    if (earlier != kept.end() && earlier->second.tier == unit->tier && earlier->second.suite == unit->name) {
+      run.suites.push_back(earlier->second);
+      ++resumed;
+      if (progress) std::cerr << "[" << i + 1 << "/" << units.size() << "] " << unit->id() << " kept from the earlier run\n";
+    } else {
+      if (progress) std::cerr << "[" << i + 1 << "/" << units.size() << "] " << unit->id() << " ..." << std::flush;
+      std::optional<SuiteResult> r = run_interruptible(*unit, skip_reasons[i], left_running);
+      if (!r) {
+        cut_short = unit->id();
+        if (progress) std::cerr << " interrupted\n";
+        break;
+      }
+      run.suites.push_back(std::move(*r));
+      run.suites.back().position = position;
+      if (progress)
+        std::cerr << " " << verdict_name(run.suites.back().verdict) << " (" << std::fixed << std::setprecision(2)
+                  << run.suites.back().seconds << " s)\n";
     }
+    if (i + 1 == units.size()) run.state = RunState::complete;
+    reports_written = write();
   }
-  if (units.empty()) {  // a shard with nothing to do still leaves its (empty) report for the merge
-    try {
-      write_reports(run, options.report_dir, stem);
-    } catch (const std::exception& e) {
-      print_error(std::string("cannot write reports: ") + e.what());
-      reports_written = false;
-    }
+  // Said even under --quiet: which results were not made by this invocation is part of the result.
+  if (resumed > 0)
+    std::cerr << "mmaemu: resumed: " << resumed << " of " << units.size() << " suites kept from " << reports << "\n";
+  const bool interrupted = interrupt_flag().load() && run.state != RunState::complete;
+  if (interrupted && reports_written) {
+    run.state = RunState::interrupted;
+    reports_written = write();
   }
+  if (units.empty()) reports_written = write();  // a shard with nothing to do still leaves its (empty) report for the merge
   std::cout << verdict_table::render(run) << std::flush;
-  if (reports_written && progress) std::cerr << "reports: " << (options.report_dir / stem).string() << ".{json,xml,md}\n";
+  if (interrupted) {
+    std::cerr << "mmaemu: interrupted by " << interrupt_signal_name() << ": " << run.suites.size() << " of "
+              << units.size() << " suites finished (" << id_list(run.suites) << ")"
+              << (reports_written ? ", kept in " + reports : ", but the reports could not be written");
+    if (!cut_short.empty()) std::cerr << "; " << cut_short << " was running and is not kept";
+    std::cerr << "; the same command with --resume runs the rest"
+              << (options.command_line.empty() ? "" : ": " + options.command_line + " --resume") << "\n"
+              << std::flush;
+    // A suite still running in-process cannot be stopped in between: the process ends here, its
+    // temporary files removed (the reports above are whole).
+    if (left_running || work_left_running()) exit_now(interrupted_exit_status());
+    return interrupted_exit_status();
+  }
+  if (reports_written && progress) std::cerr << "reports: " << reports << "\n";
   const int status = exit_status(run, options.ctest);
   return reports_written ? status : kExitBadInput;
 }

@@ -2,7 +2,7 @@
 // of a conformance tier is one unit of work, a mutation or throughput tier is one unit as a whole.
 // Loads every file first (a schema error stops the run before anything runs), runs the selected
 // units (of this shard), prints one verdict table, and rewrites the reports after every finished
-// unit, so an interrupted run keeps what it found.
+// unit, so an interrupted run keeps what it found; `resume` continues such a run.
 #pragma once
 #include <filesystem>
 #include <functional>
@@ -55,14 +55,22 @@ struct RunOptions {
   std::optional<uint64_t> cases;
   std::filesystem::path prebuilt_variants;  // mutation tiers: variants built elsewhere (see TierJobContext)
   std::map<TierFileKind, TierJobLoader> job_loaders;  // mutation, throughput; absent: such files are refused
+  // --resume: the suites of the report this run would write (<report_dir>/<stem>.json) are kept when
+  // it was written by a run of the same inputs (RunReport::inputs_sha256), and only the others run.
+  bool resume = false;
+  // Reads a run report back (reportio sits above the runner, so the CLI hands it over); needed by `resume`.
+  std::function<RunReport(const std::string& text, const std::string& source)> read_report;
+  std::string command_line;  // as the user gave it, for the message of an interrupted run
 };
 
 // CTest's SKIP_RETURN_CODE for the tiers' tests.
 inline constexpr int kExitAllSkipped = 77;
 
 // Exit status: 0 every unit passed or was skipped, 1 a comparison failed, 2 unusable input (a bad
-// tier file, an unknown --suite, a unit that ended in error, reports that could not be written);
-// with `ctest`, 77 when every selected unit was skipped. Messages go to stderr, the verdict table
+// tier file, an unknown --suite, a unit that ended in error, reports that could not be written, the
+// reports locked by another run, a --resume of a report of other inputs); with `ctest`, 77 when every
+// selected unit was skipped; interrupted by SIGINT / SIGTERM, interrupted_exit_status()
+// (core/interrupt_guard.hpp) with the finished units in the reports, marked "interrupted". Messages go to stderr, the verdict table
 // to stdout.
 int run_tiers(const RunOptions& options);
 

@@ -5,6 +5,7 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
 
 namespace mmaemu {
 namespace {
@@ -192,13 +193,10 @@ std::string where(const std::string& file, const YAML::Node& node) {
 
 YAML::Node load_yaml_file(const std::filesystem::path& path) {
   const std::string file = path.string();
-  std::ifstream in(path);
-  if (!in) throw InputError(file, "cannot open file");
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = read_input_file(path, "file");
   YAML::Node root;
   try {
-    root = YAML::Load(text.str());
+    root = YAML::Load(text);
   } catch (const YAML::ParserException& e) {
     throw InputError(where(file, e.mark), "not valid YAML: " + e.msg);
   }

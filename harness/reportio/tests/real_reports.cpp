@@ -61,6 +61,7 @@ std::vector<RunReport> split_run(const RunReport& run, unsigned n) {
     shards[i].suites.clear();
   }
   for (const SuiteResult& s : run.suites) shards[s.position % n].suites.push_back(s);
+  for (RunReport& r : shards) r.planned = r.suites.size();  // a shard plans its own suites
   return shards;
 }
 
