@@ -130,7 +130,8 @@ Recording read_recording(const std::filesystem::path& dir) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not valid JSON: ") + e.what());
   }
-  if (j.value("schema", "") != kRecordingSchema)
+  // value() throws on anything but an object: a recording that is a bare number or list is bad input.
+  if (!j.is_object() || !j["schema"].is_string() || j["schema"].get<std::string>() != kRecordingSchema)
     throw InputError(where, std::string("schema is not ") + kRecordingSchema);
   Recording r;
   r.dir = dir;
