@@ -388,6 +388,14 @@ void write_matrix(const std::string& file, const std::vector<uint32_t>& v, mmaem
   mmaemu::write_npy(file, a);
 }
 
+// A, B and C of `call` as the .npy files library_args names, in `dir`.
+template <class Operands>
+void write_operands(const TempDir& dir, const Operands& ops, const mmaemu::lt::LtCall& call) {
+  write_matrix(dir.file("a.npy"), ops.a, call.a, call.M, call.K);
+  write_matrix(dir.file("b.npy"), ops.b, call.b, call.K, call.N);
+  write_matrix(dir.file("c.npy"), ops.c, call.c, call.M, call.N);
+}
+
 std::string library_args(const mmaemu::lt::LtCall& call, const TempDir& dir) {
   auto f = [](mmaemu::ref::FormatId x) { return std::string(mmaemu::ref::format_name(x)); };
   std::string args = "gemm --library cublaslt-h200 --a " + dir.file("a.npy") + " --b " + dir.file("b.npy") + " --c " +
@@ -415,9 +423,7 @@ TEST(LibraryGemmCli, ReproducesRecordedCublasLtCalls) {
     ASSERT_EQ(std::stof(std::to_string(c->call.alpha)), c->call.alpha);
     TempDir dir;
     const auto ops = mmaemu::lt::operands_of(cublaslt_recording(), *c);
-    write_matrix(dir.file("a.npy"), ops.a, c->call.a, c->call.M, c->call.K);
-    write_matrix(dir.file("b.npy"), ops.b, c->call.b, c->call.K, c->call.N);
-    write_matrix(dir.file("c.npy"), ops.c, c->call.c, c->call.M, c->call.N);
+    write_operands(dir, ops, c->call);
     const auto recorded = mmaemu::lt::read_d(cublaslt_recording().dir / c->runs[0].d_file, c->call);
     // The reference (default) and the kernels' library GEMM on the CPU give the recorded bits.
     for (const char* backend : {"reference", "host"}) {
@@ -433,9 +439,7 @@ TEST(LibraryGemmCli, AnUnknownLibraryBackendIsExit2) {
   ASSERT_NE(c, nullptr);
   TempDir dir;
   const auto ops = mmaemu::lt::operands_of(cublaslt_recording(), *c);
-  write_matrix(dir.file("a.npy"), ops.a, c->call.a, c->call.M, c->call.K);
-  write_matrix(dir.file("b.npy"), ops.b, c->call.b, c->call.K, c->call.N);
-  write_matrix(dir.file("c.npy"), ops.c, c->call.c, c->call.M, c->call.N);
+  write_operands(dir, ops, c->call);
   const Outcome o = run(library_args(c->call, dir) + " --backend v4");
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("--backend"), std::string::npos) << o.output;
@@ -448,9 +452,7 @@ TEST(LibraryGemmCli, ACallOutsideTheResolverTableIsExit2) {
   call.N = 5;
   call.K = 77;  // no recorded call has this shape
   const auto ops = mmaemu::lt::generate_operands(call, mmaemu::gen::Family::realistic, 1);
-  write_matrix(dir.file("a.npy"), ops.a, call.a, call.M, call.K);
-  write_matrix(dir.file("b.npy"), ops.b, call.b, call.K, call.N);
-  write_matrix(dir.file("c.npy"), ops.c, call.c, call.M, call.N);
+  write_operands(dir, ops, call);
   const Outcome o = run(library_args(call, dir));
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("recorded"), std::string::npos) << o.output;  // names the table's directory
@@ -462,9 +464,7 @@ TEST(LibraryGemmCli, AnUnreadableAlgoConfigIsExit2NamingIt) {
   ASSERT_NE(c, nullptr);
   TempDir dir;
   const auto ops = mmaemu::lt::operands_of(cublaslt_recording(), *c);
-  write_matrix(dir.file("a.npy"), ops.a, c->call.a, c->call.M, c->call.K);
-  write_matrix(dir.file("b.npy"), ops.b, c->call.b, c->call.K, c->call.N);
-  write_matrix(dir.file("c.npy"), ops.c, c->call.c, c->call.M, c->call.N);
+  write_operands(dir, ops, c->call);
   fs::create_directories(dir.file("algo-dir.json"));
   {
     std::ofstream(dir.file("algo-bad.json")) << "{\"algo_id\": 66,";
