@@ -47,7 +47,6 @@ class TempDir {
     fs::create_directories(path_);
   }
   ~TempDir() {
-    ::umount(path_.c_str());  // where a test mounted one; harmless otherwise
     std::error_code ec;
     fs::remove_all(path_, ec);
   }
@@ -334,6 +333,15 @@ harness:
 
 namespace {
 
+// Unmounts what mount_tmpfs mounted when the test ends, before its TempDir is removed (declared after
+// it): a mount left behind outlives the test and keeps its directory.
+struct Unmount {
+  fs::path at;
+  ~Unmount() {
+    if (!at.empty()) ::umount2(at.c_str(), MNT_DETACH);
+  }
+};
+
 // A tmpfs of `options` at `dir`; false (with why) where this process may not mount.
 bool mount_tmpfs(const fs::path& dir, const std::string& options, std::string& why) {
   fs::create_directories(dir);
@@ -361,7 +369,10 @@ TEST(ReportsUnwritable, FullDiskIsExit2NamingTheFile) {
   const fs::path out = d / "full";
   std::string why;
   ChildRequest r = request(d, {"run", "TI.yaml", "--suite", "q1", "--report-dir", out.string(), "--quiet"}, "full.log");
-  if (!mount_tmpfs(out, "size=64k", why)) {
+  Unmount unmount;
+  if (mount_tmpfs(out, "size=64k", why)) {
+    unmount.at = out;
+  } else {
     r.argv.insert(r.argv.begin(), {"sh", "-c", "trap '' XFSZ; ulimit -f 64; exec \"$0\" \"$@\""});
   }
   const Outcome full = run(r);
@@ -377,7 +388,9 @@ TEST(ReportsUnwritable, ReadOnlyDirectoryIsExit2NamingIt) {
   write_text(d / "TI.yaml", test_tier());
   const fs::path out = d / "ro";
   std::string why;
-  bool mounted = mount_tmpfs(out, "size=64k", why) && ::mount(nullptr, out.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0;
+  Unmount unmount;
+  if (mount_tmpfs(out, "size=64k", why)) unmount.at = out;
+  bool mounted = !unmount.at.empty() && ::mount(nullptr, out.c_str(), nullptr, MS_REMOUNT | MS_RDONLY, nullptr) == 0;
   if (!mounted) {
     fs::create_directories(out);
     fs::permissions(out, fs::perms::owner_read | fs::perms::owner_exec | fs::perms::group_read | fs::perms::others_read);
