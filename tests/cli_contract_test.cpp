@@ -124,6 +124,26 @@ TEST(RunCli, RejectsADirectoryGivenAsATierFileNamingIt) {
   EXPECT_NE(o.output.find(d.file("T9.yaml") + ": "), std::string::npos) << o.output;
 }
 
+// A mutation tier run through `mmaemu run` writes its kill matrix as <tier>.json; the run's own
+// reports then take <tier>.run.json beside it, and a --report-stem of the tier's name is refused.
+TEST(RunCli, AMutationTiersKillMatrixAndTheRunReportDoNotShareAName) {
+  TempDir d;
+  std::ofstream(d.file("catalogue.yaml")) << "mutants:\n"
+                                             "  - {id: 1, name: m1, target: \"t.cpp:f\", fault: \"exit 1\", expect: killed, tier: cpu}\n";
+  std::ofstream(d.file("T4.yaml")) << "tier: T4-x\ncatalogue: catalogue.yaml\ncatalogue_tiers: [cpu]\nprogram: /bin/sh\n"
+                                      "jobs: 1\ntests:\n  - name: a\n"
+                                      "    command: [sh, -c, 'test -z \"$MMAEMU_MUTANT\"']\n";
+  const Outcome o = run("run " + d.file("T4.yaml") + " --quiet --report-dir " + d.file("reports"));
+  ASSERT_EQ(o.status, 0) << o.output;
+  std::ifstream matrix(d.file("reports/T4-x.json"));
+  const std::string text{std::istreambuf_iterator<char>(matrix), std::istreambuf_iterator<char>()};
+  EXPECT_NE(text.find("\"mutants\""), std::string::npos) << "the kill matrix was overwritten:\n" << text;
+  EXPECT_TRUE(fs::exists(d.file("reports/T4-x.run.json")));
+  const Outcome same = run("run " + d.file("T4.yaml") + " --quiet --report-stem T4-x --report-dir " + d.file("reports"));
+  EXPECT_EQ(same.status, 2) << same.output;
+  EXPECT_NE(same.output.find("--report-stem"), std::string::npos) << same.output;
+}
+
 TEST(MmaCli, RejectsAShapeThatDoesNotFitTheInstruction) {
   TempDir d;
   write_small_int_tile(d);

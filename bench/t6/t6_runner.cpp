@@ -1,6 +1,7 @@
 #include "bench/t6/t6_runner.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <fstream>
 #include <iostream>
 #include <memory>
@@ -76,9 +77,13 @@ class Run {
     for (const std::string& name : names) {
       if (interrupt_flag().load()) break;
       const T6Result before = r_;  // what the reports hold if this section does not finish
-      const WorkEnd end = run_until_interrupted([this, name] { section(name); },
+      // Shared: a section left running (detached) may still set it after this frame is gone.
+      const auto measured = std::make_shared<std::atomic<bool>>(false);
+      const WorkEnd end = run_until_interrupted([this, name, measured] { measured->store(section(name)); },
                                                 std::chrono::seconds(name == "harness" ? kHarnessStopSeconds : 0));
-      if (end != WorkEnd::finished) {
+      // A signal that lands after the section wrote its reports does not undo it: "interrupted" only
+      // says the flag was up when the section's thread ended.
+      if (end == WorkEnd::left_running || (end == WorkEnd::interrupted && !measured->load())) {
         cut_short_ = name;
         left_running_ = end == WorkEnd::left_running;
         // Left running, the section still changes r_: the reports come from the copy.
@@ -101,7 +106,8 @@ class Run {
 
   bool interrupted() const { return interrupt_flag().load() && r_.provenance.state != RunState::complete; }
 
-  void section(const std::string& name) {
+  // True when the section ran to its end and its rows are in the reports.
+  bool section(const std::string& name) {
     try {
       if (name == "reference") reference();
       if (name == "harness") harness();
@@ -112,8 +118,9 @@ class Run {
       r_.rows.push_back(section_error(name, e.what()));
     }
     progress_.finish();
-    if (interrupt_flag().load()) return;  // left out: the caller writes what finished before
+    if (interrupt_flag().load()) return false;  // left out: the caller writes what finished before
     write(r_);  // after every section, so that an interrupted run keeps what it measured
+    return true;
   }
 
   void compare(const nlohmann::json& baseline) {

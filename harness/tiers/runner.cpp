@@ -51,6 +51,7 @@ struct Unit {
 struct LoadedRun {
   std::list<TierSpec> conformance;  // the units' suites point into these (a list: stable addresses)
   std::vector<std::string> tier_names;
+  std::set<std::string> job_tiers;  // mutation and throughput tiers: they write <tier>.json and the like themselves
   std::vector<Unit> units;          // in file order, then suite order: the order positions count in
 };
 
@@ -120,6 +121,7 @@ LoadedRun load_run(const RunOptions& options) {
       throw InputError(f.string(), std::string("this program cannot run ") + tier_file_kind_name(kind) + " tier files");
     TierJob job = loader->second(f, context);
     run.tier_names.push_back(job.tier);
+    run.job_tiers.insert(job.tier);
     run.units.push_back(job_unit(std::move(job), f));
   }
   std::set<std::string> ids;
@@ -165,6 +167,9 @@ std::string default_stem(const LoadedRun& run, const RunOptions& options) {
     for (const std::string& t : run.tier_names) stem += (stem.empty() ? "" : "+") + t;
   }
   if (stem.size() > 120) stem = stem.substr(0, 120);  // keep file names short enough for every file system
+  // `mmaemu run tiers/T4-cpu.yaml`: the campaign writes T4-cpu.json (its kill matrix) in the same
+  // directory, so the run's own reports take another name.
+  if (run.job_tiers.count(stem)) stem += ".run";
   return stem;
 }
 
@@ -281,6 +286,9 @@ int run_checked(const RunOptions& options) {
   for (const auto& f : options.tier_files) run.tier_files.push_back(f.string());
   run.shard = options.shard;
   const std::string stem = options.report_stem.empty() ? default_stem(loaded, options) : options.report_stem;
+  if (loaded.job_tiers.count(stem))
+    throw InputError("--report-stem", "'" + stem + "' is the name of tier " + stem +
+                                          "'s own reports in the same directory: choose another stem");
   const bool progress = !options.quiet && ::isatty(STDERR_FILENO);
   run.planned = units.size();
   run.inputs_sha256 = inputs_digest(options, run, stem);
