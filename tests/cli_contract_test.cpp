@@ -124,6 +124,22 @@ TEST(RunCli, RejectsADirectoryGivenAsATierFileNamingIt) {
   EXPECT_NE(o.output.find(d.file("T9.yaml") + ": "), std::string::npos) << o.output;
 }
 
+// Every reader of a file named on the command line, given a directory: exit 2 naming it, never an
+// uncaught stream exception (exit 134).
+TEST(Cli, ADirectoryWhereAFileBelongsIsExit2NamingIt) {
+  TempDir d;
+  fs::create_directories(d.file("dir.json"));
+  const std::string src = MMAEMU_SOURCE_DIR;
+  for (const std::string& args :
+       {"bench " + src + "/tiers/T6.yaml --quick --section reference --baseline " + d.file("dir.json") +
+            " --report-dir " + d.file("r1"),
+        "mutate " + src + "/tiers/T4-cpu.yaml --baseline " + d.file("dir.json") + " --report-dir " + d.file("r2")}) {
+    const Outcome o = run(args);
+    EXPECT_EQ(o.status, 2) << args << "\n" << o.output;
+    EXPECT_NE(o.output.find(d.file("dir.json") + ": "), std::string::npos) << args << "\n" << o.output;
+  }
+}
+
 // A mutation tier run through `mmaemu run` writes its kill matrix as <tier>.json; the run's own
 // reports then take <tier>.run.json beside it, and a --report-stem of the tier's name is refused.
 TEST(RunCli, AMutationTiersKillMatrixAndTheRunReportDoNotShareAName) {

@@ -6,6 +6,7 @@
 #include <iostream>
 #include <memory>
 
+#include "harness/core/input_file.hpp"
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
@@ -40,10 +41,9 @@ std::vector<std::string> selected_sections(const T6Spec& spec, const std::vector
 }
 
 nlohmann::json read_baseline(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "cannot open the baseline");
+  const std::string text = read_input_file(file, "the baseline");
   try {
-    return nlohmann::json::parse(in);
+    return nlohmann::json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     throw InputError(file.string(), std::string("the baseline is not JSON: ") + e.what());
   }

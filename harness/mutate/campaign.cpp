@@ -1,3 +1,4 @@
+#include "harness/core/input_file.hpp"
 #include "harness/mutate/campaign.hpp"
 
 #include <signal.h>
@@ -63,11 +64,7 @@ std::vector<Mutant> select_mutants(const std::vector<Mutant>& catalogue, const C
 }
 
 KillMatrix load_baseline(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "cannot open the baseline kill matrix");
-  std::stringstream text;
-  text << in.rdbuf();
-  return kill_matrix_from_json(text.str(), file.string());
+  return kill_matrix_from_json(read_input_file(file, "the baseline kill matrix"), file.string());
 }
 
 // Runs the tests with no mutant active. Returns the cells; prints every failure.

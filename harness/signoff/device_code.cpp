@@ -1,3 +1,4 @@
+#include "harness/core/input_file.hpp"
 #include "harness/signoff/device_code.hpp"
 
 #include <unistd.h>
@@ -120,9 +121,7 @@ DeviceCodeRecord read_device_code_record(const fs::path& file) {
   const std::string where = file.string();
   nlohmann::json j;
   try {
-    std::ifstream in(file);
-    if (!in) throw InputError(where, "cannot read the device-code record");
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(read_input_file(file, "the device-code record"));
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not valid JSON: ") + e.what());
   }

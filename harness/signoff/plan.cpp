@@ -1,3 +1,4 @@
+#include "harness/core/input_file.hpp"
 #include "harness/signoff/plan.hpp"
 
 #include <algorithm>
@@ -63,10 +64,7 @@ void check_step_name(const SchemaValue& v) {
 }
 
 std::string file_sha256(const fs::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  std::stringstream bytes;
-  bytes << in.rdbuf();
-  return sha256_hex(bytes.str());
+  return sha256_hex(read_input_file(file, "a file the plan names"));
 }
 
 bool is_preflight_check(const std::string& name) {

@@ -1,5 +1,6 @@
 // Preflight: reading the environment sources, comparing them with what was observed, the plan section.
 // What is observed (CUDA runtime, git, this build) is in preflight_observe.cpp.
+#include "harness/core/input_file.hpp"
 #include "harness/signoff/preflight.hpp"
 
 #include <fnmatch.h>
@@ -65,9 +66,7 @@ EnvironmentSource read_recording_json(const fs::path& path) {
   const std::string file = shown(path);
   nlohmann::json j;
   try {
-    std::ifstream in(path);
-    if (!in) throw InputError(file, "cannot read the environment source");
-    j = nlohmann::json::parse(in);
+    j = nlohmann::json::parse(read_input_file(path, "the environment source"));
   } catch (const nlohmann::json::exception& e) {
     throw InputError(file, std::string("not valid JSON: ") + e.what());
   }

@@ -1,3 +1,4 @@
+#include "harness/core/input_file.hpp"
 #include "harness/signoff/shipped_data.hpp"
 
 #include <fnmatch.h>
@@ -64,10 +65,7 @@ std::string quoted(const std::string& s) {
 }
 
 std::string read_text(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_input_file(p, "the shipped-data manifest");
 }
 
 // The comment block a manifest starts with, kept by the update.

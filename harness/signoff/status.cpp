@@ -1,3 +1,4 @@
+#include "harness/core/input_file.hpp"
 #include "harness/signoff/status.hpp"
 
 #include <array>
@@ -136,11 +137,7 @@ SignoffRecord signoff_record_from_json(const std::string& text, const std::strin
 SignoffRecord read_signoff_record(const std::filesystem::path& dir) {
   if (!std::filesystem::is_directory(dir)) throw InputError(dir.string(), "no such sign-off directory");
   const std::filesystem::path file = dir / "signoff.json";
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "cannot open the sign-off record");
-  std::stringstream text;
-  text << in.rdbuf();
-  return signoff_record_from_json(text.str(), file.string());
+  return signoff_record_from_json(read_input_file(file, "the sign-off record"), file.string());
 }
 
 }  // namespace mmaemu::signoff

@@ -1,3 +1,4 @@
+#include "harness/core/input_file.hpp"
 #include "harness/signoff/step_runner.hpp"
 
 #include <fstream>
@@ -34,11 +35,8 @@ std::string refused_because(const StepSpec& step, const StepContext& context) {
 }
 
 std::string slurp(const fs::path& file) {
-  std::ifstream in(file);
-  if (!in) throw InputError(file.string(), "the step wrote no report");
-  std::stringstream s;
-  s << in.rdbuf();
-  return s.str();
+  if (!fs::exists(file)) throw InputError(file.string(), "the step wrote no report");
+  return read_input_file(file, "the step's report");
 }
 
 // Reads the run's report and judges it against the step's rules.

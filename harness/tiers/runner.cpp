@@ -1,3 +1,4 @@
+#include "harness/core/input_file.hpp"
 #include "harness/tiers/runner.hpp"
 
 #include <algorithm>
@@ -231,11 +232,7 @@ std::optional<SuiteResult> run_interruptible(const Unit& unit, const std::string
 }
 
 std::string read_text(const std::filesystem::path& file) {
-  std::ifstream in(file, std::ios::binary);
-  if (!in) throw InputError(file.string(), "cannot read the report to resume");
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
+  return read_input_file(file, "the report to resume");
 }
 
 // What a run's results depend on (but the shard), as one digest: a resumed run keeps earlier results only when its
