@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "harness/core/child_process.hpp"
+#include "harness/core/json_integer.hpp"
 #include "harness/core/interrupt_guard.hpp"
 
 namespace mmaemu::bench {
@@ -62,7 +63,7 @@ void run_once(const HarnessRateOptions& o, const HarnessCase& c, int repetition,
     row.reason = "the suite's verdict is " + verdict + " (log: " + log.string() + ")";
     return;
   }
-  row.compared = suite.at("compared").get<size_t>();
+  row.compared = json_integer<size_t>(suite.at("compared"));
   row.seconds.push_back(r.seconds);
   row.samples.push_back(r.seconds > 0 ? static_cast<double>(row.compared) / r.seconds : 0.0);
 }

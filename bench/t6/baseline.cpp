@@ -3,6 +3,7 @@
 #include <map>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/json_integer.hpp"
 
 namespace mmaemu::t6 {
 
@@ -25,7 +26,7 @@ nlohmann::json stats_json(const bench::SampleStats& s) {
 
 bench::SampleStats stats_from_json(const nlohmann::json& j) {
   bench::SampleStats s;
-  s.count = j.at("count").get<size_t>();
+  s.count = json_integer<size_t>(j.at("count"));
   s.median = j.at("median").get<double>();
   s.min = j.at("min").get<double>();
   s.max = j.at("max").get<double>();

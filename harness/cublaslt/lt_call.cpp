@@ -1,4 +1,5 @@
 #include "harness/cublaslt/lt_call.hpp"
+#include "harness/core/json_integer.hpp"
 
 #include <cstdio>
 #include <nlohmann/json.hpp>
@@ -77,9 +78,9 @@ LtCall call_from_json(const nlohmann::json& j, const std::string& where) {
     const auto compute = parse_compute(j.at("compute").get<std::string>());
     if (!compute) throw InputError(where, "unknown compute type");
     c.compute = *compute;
-    c.M = j.at("m").get<size_t>();
-    c.N = j.at("n").get<size_t>();
-    c.K = j.at("k").get<size_t>();
+    c.M = json_integer<size_t>(j.at("m"));
+    c.N = json_integer<size_t>(j.at("n"));
+    c.K = json_integer<size_t>(j.at("k"));
     c.alpha = j.at("alpha").get<float>();
     c.beta = j.at("beta").get<float>();
     c.scale_a = j.value("scale_a", 1.0f);
@@ -102,13 +103,13 @@ nlohmann::json to_json(const LtAlgoConfig& a) {
 LtAlgoConfig algo_from_json(const nlohmann::json& j, const std::string& where) {
   try {
     LtAlgoConfig a;
-    a.algo_id = j.at("algo_id").get<int>();
-    a.tile = j.at("tile").get<int>();
+    a.algo_id = json_integer<int>(j.at("algo_id"));
+    a.tile = json_integer<int>(j.at("tile"));
     a.tile_name = j.value("tile_name", "");
-    a.stages = j.at("stages").get<int>();
+    a.stages = json_integer<int>(j.at("stages"));
     a.stages_name = j.value("stages_name", "");
-    a.split_k = j.at("split_k").get<int>();
-    a.reduction = j.at("reduction").get<int>();
+    a.split_k = json_integer<int>(j.at("split_k"));
+    a.reduction = json_integer<int>(j.at("reduction"));
     a.swizzle = j.value("swizzle", 0);
     a.custom = j.value("custom", 0);
     a.inner_shape = j.value("inner_shape", 0);

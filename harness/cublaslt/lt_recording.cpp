@@ -1,4 +1,5 @@
 #include "harness/cublaslt/lt_recording.hpp"
+#include "harness/core/json_integer.hpp"
 
 #include <fstream>
 #include <nlohmann/json.hpp>
@@ -137,25 +138,25 @@ Recording read_recording(const std::filesystem::path& dir) {
   r.dir = dir;
   try {
     r.plan = j.at("plan").get<std::string>();
-    r.workspace_bytes = j.at("workspace_bytes").get<size_t>();
+    r.workspace_bytes = json_integer<size_t>(j.at("workspace_bytes"));
     for (const auto& [k, v] : j.at("provenance").items()) r.provenance.emplace_back(k, v.get<std::string>());
     for (const auto& jc : j.at("calls")) {
       RecordedCall c;
-      c.id = jc.at("id").get<size_t>();
+      c.id = json_integer<size_t>(jc.at("id"));
       const std::string at = where + ": call " + std::to_string(c.id);
       c.group = jc.value("group", "");
       c.call = call_from_json(jc.at("call"), at);
       const auto fam = gen::parse_family(jc.at("family").get<std::string>());
       if (!fam) throw InputError(at, "unknown input family");
       c.family = *fam;
-      c.seed = jc.at("seed").get<uint64_t>();
+      c.seed = json_integer<uint64_t>(jc.at("seed"));
       c.operands_sha256 = jc.at("operands_sha256").get<std::string>();
       c.operands_stored = jc.value("operands_stored", false);
       if (jc.contains("heuristic_rejected")) c.heuristic_rejected = jc["heuristic_rejected"].get<std::string>();
       for (const auto& h : jc.at("heuristic")) c.heuristic.push_back(algo_from_json(h, at));
       for (const auto& jr : jc.at("runs")) {
         RecordedRun run;
-        run.rank = jr.at("rank").get<int>();
+        run.rank = json_integer<int>(jr.at("rank"));
         run.config = algo_from_json(jr.at("config"), at);
         if (jr.contains("rejected")) {
           run.rejected = jr["rejected"].get<std::string>();

@@ -1,4 +1,5 @@
 #include "harness/mutate/kill_matrix.hpp"
+#include "harness/core/json_integer.hpp"
 
 #include <algorithm>
 #include <cstdio>
@@ -59,7 +60,7 @@ json result_json(const MutantResult& r) {
 MutantResult result_from(const json& j, const std::string& source) {
   MutantResult r;
   Mutant& m = r.mutant;
-  m.id = j.at("id").get<int>();
+  m.id = json_integer<int>(j.at("id"));
   m.name = j.at("name").get<std::string>();
   m.target = j.value("target", "");
   m.fault = j.value("fault", "");
@@ -268,8 +269,8 @@ KillMatrix kill_matrix_from_json(const std::string& text, const std::string& sou
       m.baseline_changes = j["baseline"].value("changes", std::vector<std::string>{});
     }
     if (j.contains("shard")) {
-      m.shard.index = j["shard"].at("index").get<unsigned>();
-      m.shard.count = j["shard"].at("count").get<unsigned>();
+      m.shard.index = json_integer<unsigned>(j["shard"].at("index"));
+      m.shard.count = json_integer<unsigned>(j["shard"].at("count"));
     }
     return m;
   } catch (const json::exception& e) {

@@ -1,4 +1,5 @@
 #include "harness/reportio/run_report_reader.hpp"
+#include "harness/core/json_integer.hpp"
 
 #include "harness/core/errors.hpp"
 #include "harness/reportio/json_file.hpp"
@@ -18,7 +19,7 @@ Verdict verdict_from(const std::string& name, const std::string& source) {
 size_t count_at(const json& j, const char* key, const std::string& source) {
   const json& v = j.at(key);
   if (!v.is_number_unsigned()) throw InputError(source, std::string("\"") + key + "\" is not a count: " + v.dump());
-  return v.get<size_t>();
+  return json_integer<size_t>(v);
 }
 
 size_t count_or_zero(const json& j, const char* key, const std::string& source) {
@@ -50,10 +51,10 @@ SuiteResult suite_from(const json& j, const std::string& source) {
   s.position = count_or_zero(j, "position", source);
   s.pinned_profiles = j.value("pinned_profiles", std::vector<std::string>{});
   s.failures = j.value("failures", std::vector<std::string>{});
-  if (j.contains("seed")) s.seed = j.at("seed").get<uint64_t>();
+  if (j.contains("seed")) s.seed = json_integer<uint64_t>(j.at("seed"));
   if (j.contains("coverage"))
     for (const auto& [backend, c] : j.at("coverage").items())
-      s.coverage[backend] = {c.at("ran").get<size_t>(), c.at("declines").get<std::map<std::string, size_t>>()};
+      s.coverage[backend] = {json_integer<size_t>(c.at("ran")), c.at("declines").get<std::map<std::string, size_t>>()};
   for (const auto& [name, g] : j.at("groups").items()) {
     GroupCount& count = s.groups[name];
     count.compared = count_at(g, "compared", source);

@@ -1,4 +1,5 @@
 #include "harness/core/input_file.hpp"
+#include "harness/core/json_integer.hpp"
 #include "harness/signoff/device_code.hpp"
 
 #include <unistd.h>
@@ -138,7 +139,7 @@ DeviceCodeRecord read_device_code_record(const fs::path& file) {
       m.name = jm.at("name").get<std::string>();
       m.arch = jm.at("arch").get<std::string>();
       m.kind = jm.at("kind").get<std::string>();
-      m.bytes = jm.at("bytes").get<uint64_t>();
+      m.bytes = json_integer<uint64_t>(jm.at("bytes"));
       m.sha256 = jm.at("sha256").get<std::string>();
       if (m.kind != "elf" && m.kind != "ptx") throw InputError(where, at + ": kind must be elf or ptx");
       if (m.sha256.size() != 64) throw InputError(where, at + ": sha256 must be 64 hex digits");

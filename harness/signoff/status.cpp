@@ -1,4 +1,5 @@
 #include "harness/core/input_file.hpp"
+#include "harness/core/json_integer.hpp"
 #include "harness/signoff/status.hpp"
 
 #include <array>
@@ -46,23 +47,23 @@ StepRecord step_from(const json& j, const std::string& source) {
   StepRecord s;
   s.name = j.at("name").get<std::string>();
   s.kind = j.at("kind").get<std::string>();
-  s.position = j.at("position").get<size_t>();
+  s.position = json_integer<size_t>(j.at("position"));
   s.required = j.at("required").get<bool>();
   s.command = j.at("command").get<std::vector<std::string>>();
   s.start_utc = j.at("start_utc").get<std::string>();
   s.end_utc = j.at("end_utc").get<std::string>();
-  s.exit_status = j.at("exit_status").get<int>();
+  s.exit_status = json_integer<int>(j.at("exit_status"));
   s.seconds = j.at("seconds").get<double>();
   s.verdict = step_verdict_from_name(j.at("verdict").get<std::string>(), source);
   s.reason = j.at("reason").get<std::string>();
   s.reports = j.at("reports").get<std::vector<std::string>>();
   const json& u = j.at("units");
-  s.units_pass = u.at("pass").get<size_t>();
-  s.units_fail = u.at("fail").get<size_t>();
-  s.units_skip = u.at("skip").get<size_t>();
-  s.units_error = u.at("error").get<size_t>();
-  s.compared = j.at("compared").get<size_t>();
-  s.mismatched = j.at("mismatched").get<size_t>();
+  s.units_pass = json_integer<size_t>(u.at("pass"));
+  s.units_fail = json_integer<size_t>(u.at("fail"));
+  s.units_skip = json_integer<size_t>(u.at("skip"));
+  s.units_error = json_integer<size_t>(u.at("error"));
+  s.compared = json_integer<size_t>(j.at("compared"));
+  s.mismatched = json_integer<size_t>(j.at("mismatched"));
   return s;
 }
 
@@ -122,8 +123,8 @@ SignoffRecord signoff_record_from_json(const std::string& text, const std::strin
     r.commit = j.at("commit").get<std::string>();
     r.started_utc = j.at("started_utc").get<std::string>();
     r.finished_utc = j.at("finished_utc").get<std::string>();
-    r.shard.index = j.at("shard").at("index").get<unsigned>();
-    r.shard.count = j.at("shard").at("count").get<unsigned>();
+    r.shard.index = json_integer<unsigned>(j.at("shard").at("index"));
+    r.shard.count = json_integer<unsigned>(j.at("shard").at("count"));
     r.previous = j.at("previous").get<std::string>();
     r.verdict = step_verdict_from_name(j.at("verdict").get<std::string>(), source);
     r.complete = j.at("complete").get<bool>();
