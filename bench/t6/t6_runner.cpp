@@ -6,9 +6,9 @@
 #include <iostream>
 #include <memory>
 
-#include "harness/core/input_file.hpp"
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
 #include "harness/core/interrupt_guard.hpp"
 #include "harness/core/report_lock.hpp"
 #include "harness/tiers/run_info.hpp"
