@@ -12,6 +12,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -247,8 +248,10 @@ TEST(ReportLock, SecondRunOnTheSameReportsFailsNamingTheHolder) {
 
 // A mutation campaign interrupted between mutants keeps its journal and kill matrix whole, exits 130,
 // and --resume ends with the kill matrix of an uninterrupted campaign.
-TEST(MutateInterrupted, KeepsJudgedMutantsAndResumes) {
-  TempDir d;
+namespace {
+
+// A campaign of six mutants whose one test takes 0.4 s (killed by any active mutant), in `d`.
+void write_small_campaign(const TempDir& d) {
   std::string catalogue = "mutants:\n";
   for (int id = 1; id <= 6; ++id)
     catalogue += "  - {id: " + std::to_string(id) + ", name: m" + std::to_string(id) +
@@ -264,13 +267,22 @@ tests:
   - name: a
     command: [sh, -c, 'sleep 0.4; test -z "$MMAEMU_MUTANT" || test "$MMAEMU_MUTANT" = 0']
 )");
+}
+
+size_t lines_in(const fs::path& file) {
+  const std::string j = read_text(file);
+  return static_cast<size_t>(std::count(j.begin(), j.end(), '\n'));
+}
+
+}  // namespace
+
+TEST(MutateInterrupted, KeepsJudgedMutantsAndResumes) {
+  TempDir d;
+  write_small_campaign(d);
   const std::vector<std::string> args = {"mutate", "T4.yaml", "--report-dir", "reports", "--quiet"};
   const fs::path journal = d / "reports/T4-int.journal.jsonl";
-  auto lines = [&] {
-    const std::string j = read_text(journal);
-    return static_cast<size_t>(std::count(j.begin(), j.end(), '\n'));
-  };
-  const Outcome cut = interrupt_when(request(d, args, "cut.log"), d / "reports/.T4-int.lock", [&] { return lines() >= 2; }, SIGINT);
+  const Outcome cut = interrupt_when(request(d, args, "cut.log"), d / "reports/.T4-int.lock",
+                                     [&] { return lines_in(journal) >= 2; }, SIGINT);
   EXPECT_EQ(cut.status(), 130) << cut.output;
   expect_all_whole(d / "reports");
   const json partial = parse_file(d / "reports/T4-int.json");
@@ -329,6 +341,107 @@ harness:
   EXPECT_FALSE(partial.at("sections").contains("harness")) << "a section cut short is not reported as measured";
   EXPECT_NE(cut.output.find("interrupted by SIGINT: 1 of 2 sections finished (reference)"), std::string::npos) << cut.output;
   EXPECT_NE(read_text(d / "reports/T6i.md").find("Interrupted"), std::string::npos);
+}
+
+// A second signal while the run stops is the way out at once: exit 130 without waiting for the suite
+// in progress, every report on disk whole (the last one written after a finished suite), no temporary
+// file left, and --resume still ends with every suite's verdict.
+TEST(RunInterrupted, ASecondSignalStopsAtOnceLeavingWholeReports) {
+  TempDir d;
+  write_text(d / "TI.yaml", test_tier());
+  const std::vector<std::string> args = {"run", "TI.yaml", "--report-dir", "reports", "--quiet"};
+  const fs::path report = d / "reports/TI.json";
+  const fs::path lock = d / "reports/.TI.lock";
+  const Outcome cut = interrupt_when(request(d, args, "cut.log"), lock,
+                                     [&] {
+                                       if (suites_in(report) < 1) return false;
+                                       // The first signal now; interrupt_when sends the second.
+                                       const pid_t pid = static_cast<pid_t>(std::atoll(read_text(lock).c_str()));
+                                       return pid > 0 && ::kill(pid, SIGINT) == 0;
+                                     },
+                                     SIGINT);
+  EXPECT_EQ(cut.status(), 130) << cut.output;
+  EXPECT_NE(cut.output.find("stopping at once"), std::string::npos) << cut.output;
+  expect_all_whole(d / "reports");
+  EXPECT_GE(parse_file(report).at("suites").size(), 1u);
+
+  std::vector<std::string> resume_args = args;
+  resume_args.push_back("--resume");
+  const Outcome resumed = run(request(d, resume_args, "resumed.log"));
+  ASSERT_EQ(resumed.status(), 0) << resumed.output;
+  expect_all_whole(d / "reports");
+  EXPECT_EQ(verdicts(parse_file(report)).size(), kSuites);
+}
+
+// A mutation tier run by `mmaemu run` (as the main job runs T4) stops between mutants like `mutate`:
+// exit 130, the kill matrix and journal whole, and `mutate --resume` finishes the campaign.
+TEST(RunInterrupted, AMutationTierInsideRunKeepsJudgedMutants) {
+  TempDir d;
+  write_small_campaign(d);
+  const fs::path journal = d / "reports/T4-int.journal.jsonl";
+  const Outcome cut = interrupt_when(request(d, {"run", "T4.yaml", "--report-dir", "reports", "--quiet"}, "cut.log"),
+                                     d / "reports/.T4-int.run.lock", [&] { return lines_in(journal) >= 2; }, SIGTERM);
+  EXPECT_EQ(cut.status(), 143) << cut.output;
+  expect_all_whole(d / "reports");
+  const size_t judged = parse_file(d / "reports/T4-int.json").at("mutants").size();
+  EXPECT_GE(judged, 2u);
+  EXPECT_LT(judged, 6u) << "the campaign ended before the signal";
+  const Outcome resumed = run(request(d, {"mutate", "T4.yaml", "--report-dir", "reports", "--quiet", "--resume"}, "resumed.log"));
+  ASSERT_EQ(resumed.status(), 0) << resumed.output;
+  EXPECT_EQ(parse_file(d / "reports/T4-int.json").at("mutants").size(), 6u);
+}
+
+namespace {
+
+// Why `mmaemu record` cannot run here (no CUDA in this build, no GPU), or nothing: the program itself
+// is asked, with the smallest recording there is.
+std::optional<std::string> record_unavailable(const TempDir& d) {
+  const Outcome probe = run(request(d, {"record", "--out", "probe", "--instr", "mma.m16n8k8.f32.bf16.bf16.f32",
+                                        "--tiles-per-family", "1"},
+                                    "probe.log"));
+  if (probe.status() == 0) return std::nullopt;
+  return "mmaemu record cannot run here (exit " + std::to_string(probe.status()) + "): " + probe.output;
+}
+
+}  // namespace
+
+// An instruction recording interrupted between instructions writes nothing (a fixture set is whole
+// or absent) and says how far it got.
+TEST(RecordInterrupted, AFixtureRecordingWritesNothingAndSaysSo) {
+  TempDir d;
+  if (auto why = record_unavailable(d)) GTEST_SKIP() << *why;
+  const fs::path log = d / "logs/cut.log";
+  const Outcome cut = interrupt_when(request(d, {"record", "--out", "set", "--tiles-per-family", "200"}, "cut.log"),
+                                     d / "set/.mmaemu.lock",
+                                     [&] { return read_text(log).find(" tiles, ") != std::string::npos; }, SIGINT);
+  EXPECT_EQ(cut.status(), 130) << cut.output;
+  EXPECT_NE(cut.output.find("interrupted by SIGINT: "), std::string::npos) << cut.output;
+  EXPECT_NE(cut.output.find("nothing written"), std::string::npos) << cut.output;
+  EXPECT_FALSE(fs::exists(d / "set/manifest.yaml")) << "an interrupted fixture set has no manifest";
+  expect_all_whole(d / "set");
+}
+
+// A cuBLASLt recording interrupted between calls keeps what it recorded as a whole recording.json
+// listing exactly the calls it finished.
+TEST(RecordInterrupted, ACublasltRecordingKeepsTheCallsItFinished) {
+  TempDir d;
+  if (auto why = record_unavailable(d)) GTEST_SKIP() << *why;
+  std::string shapes;
+  for (int k = 16; k <= 16 * 40; k += 16) shapes += (shapes.empty() ? "" : ", ") + std::string("24x16x") + std::to_string(k);
+  write_text(d / "plan.yaml", "plan: interrupt-test\ndescription: many small calls\nseed: 1\nheuristic_results: 1\n"
+                              "groups:\n  - name: many\n    types: [\"bf16 bf16 fp32 32F\", \"fp16 fp16 fp32 32F\"]\n"
+                              "    shapes: [" + shapes + "]\n    scalars: [\"1 0\", \"0.5 2\"]\n"
+                              "    families: [realistic, cancellation]\n");  // 2 x 40 x 2 x 2 = 320 calls
+  const fs::path recording = d / "rec/recording.json";
+  const Outcome cut = interrupt_when(request(d, {"record", "--cublaslt", "plan.yaml", "--out", "rec"}, "cut.log"),
+                                     d / "rec/.mmaemu.lock", [&] { return fs::exists(recording); }, SIGTERM);
+  EXPECT_EQ(cut.status(), 143) << cut.output;
+  expect_all_whole(d / "rec");
+  const size_t calls = parse_file(recording).at("calls").size();
+  EXPECT_GE(calls, 64u);
+  EXPECT_LT(calls, 320u) << "the recording ended before the signal";
+  EXPECT_NE(cut.output.find("interrupted by SIGTERM: " + std::to_string(calls) + " of 320 calls recorded"), std::string::npos)
+      << cut.output;
 }
 
 namespace {

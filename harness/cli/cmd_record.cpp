@@ -1,5 +1,9 @@
 // `mmaemu record`: records single-instruction results on this machine's GPU as a fixture set.
+#include <cstdint>
 #include <iostream>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "harness/core/errors.hpp"
 #include "harness/cli/commands.hpp"
@@ -12,55 +16,68 @@
 
 namespace mmaemu::cli {
 
+namespace {
+
+// The options' values. CLI11 keeps references to them until parsing ends, so they live on the heap
+// and the callback captures them by name: without CUDA its body uses none of them, and an implicit
+// capture would then keep none alive (a use after free while parsing).
+struct RecordArgs {
+  std::string out;
+  uint64_t seed = 1;
+  int tiles = 0;
+  std::vector<std::string> instrs;
+  int device = 0;
+  std::string commit;
+  std::string lt_plan;
+  size_t store_up_to = 0;
+};
+
+}  // namespace
+
 void add_record(CLI::App& app, int& status) {
   auto* cmd = app.add_subcommand("record", "Record fixtures on this machine's GPU (needs CUDA and a GPU)");
-  auto out = std::make_shared<std::string>();
-  auto seed = std::make_shared<uint64_t>(1);
-  auto tiles = std::make_shared<int>(0);
-  auto instrs = std::make_shared<std::vector<std::string>>();
-  auto device = std::make_shared<int>(0);
-  auto commit = std::make_shared<std::string>();
-  cmd->add_option("--out", *out, "Fixture set directory to write")->required();
-  cmd->add_option("--seed", *seed, "Seed of the input generators");
-  cmd->add_option("--tiles-per-family", *tiles, "Tiles per input family (0: at least 50,000 outputs per instruction)");
-  cmd->add_option("--instr", *instrs, "Record only these instructions (repeatable)");
-  cmd->add_option("--device", *device, "CUDA device index");
-  auto lt_plan = std::make_shared<std::string>();
-  auto store_up_to = std::make_shared<size_t>(0);
-  cmd->add_option("--cublaslt", *lt_plan, "Record cuBLASLt matmul calls as this plan (YAML) lists them, instead of instructions")
+  auto args = std::make_shared<RecordArgs>();
+  cmd->add_option("--out", args->out, "Fixture set directory to write")->required();
+  cmd->add_option("--seed", args->seed, "Seed of the input generators");
+  cmd->add_option("--tiles-per-family", args->tiles, "Tiles per input family (0: at least 50,000 outputs per instruction)");
+  cmd->add_option("--instr", args->instrs, "Record only these instructions (repeatable)");
+  cmd->add_option("--device", args->device, "CUDA device index");
+  cmd->add_option("--cublaslt", args->lt_plan, "Record cuBLASLt matmul calls as this plan (YAML) lists them, instead of instructions")
       ->check(CLI::ExistingFile);
-  cmd->add_option("--store-operands-up-to", *store_up_to,
+  cmd->add_option("--store-operands-up-to", args->store_up_to,
                   "With --cublaslt: store the operands of calls whose A, B and C hold at most this many elements");
-  cmd->add_option("--commit", *commit, "Commit to record in the manifest (default: the one this binary was built from)");
-  cmd->callback([=, &status] {
+  cmd->add_option("--commit", args->commit, "Commit to record in the manifest (default: the one this binary was built from)");
+  cmd->callback([args, &status] {
 #ifdef MMAEMU_HAVE_CUDA
+    const RecordArgs& a = *args;
     // Held for the recording: a second one into the same --out fails now (exit 2) naming this one's
     // pid; a read-only --out is found here. SIGINT / SIGTERM stop between instructions (calls).
-    const ReportLock lock(*out, "mmaemu");
+    const ReportLock lock(a.out, "mmaemu");
     const InterruptGuard guard;
-    if (!lt_plan->empty()) {
+    if (!a.lt_plan.empty()) {
       lt::LtRecordOptions lo;
-      lo.plan = *lt_plan;
-      lo.out_dir = *out;
-      lo.device = *device;
-      lo.store_operands_up_to = *store_up_to;
-      lo.commit = *commit;
-      lo.command_line = "mmaemu record --cublaslt " + *lt_plan + " --out " + *out;
+      lo.plan = a.lt_plan;
+      lo.out_dir = a.out;
+      lo.device = a.device;
+      lo.store_operands_up_to = a.store_up_to;
+      lo.commit = a.commit;
+      lo.command_line = "mmaemu record --cublaslt " + a.lt_plan + " --out " + a.out;
       status = lt::record_cublaslt(lo);
       return;
     }
     RecordOptions o;
-    o.out_dir = *out;
-    o.seed = *seed;
-    o.tiles_per_family = *tiles;
-    o.instructions = *instrs;
-    o.device = *device;
-    o.commit = *commit;
-    o.command_line = "mmaemu record --out " + *out + " --seed " + std::to_string(*seed);
-    if (*tiles) o.command_line += " --tiles-per-family " + std::to_string(*tiles);
-    for (const auto& i : *instrs) o.command_line += " --instr " + i;
+    o.out_dir = a.out;
+    o.seed = a.seed;
+    o.tiles_per_family = a.tiles;
+    o.instructions = a.instrs;
+    o.device = a.device;
+    o.commit = a.commit;
+    o.command_line = "mmaemu record --out " + a.out + " --seed " + std::to_string(a.seed);
+    if (a.tiles) o.command_line += " --tiles-per-family " + std::to_string(a.tiles);
+    for (const auto& i : a.instrs) o.command_line += " --instr " + i;
     status = record_fixtures(o);
 #else
+    (void)status;
     throw InputError("record", "this build has no CUDA support; rebuild with nvcc available");
 #endif
   });
