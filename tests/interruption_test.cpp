@@ -396,7 +396,7 @@ namespace {
 // Why `mmaemu record` cannot run here (no CUDA in this build, no GPU), or nothing: the program itself
 // is asked, with the smallest recording there is.
 std::optional<std::string> record_unavailable(const TempDir& d) {
-  const Outcome probe = run(request(d, {"record", "--out", "probe", "--instr", "mma.m16n8k8.f32.bf16.bf16.f32",
+  const Outcome probe = run(request(d, {"record", "--out", "probe", "--instr", "mma.m16n8k16.f32.f16.f16.f32",
                                         "--tiles-per-family", "1"},
                                     "probe.log"));
   if (probe.status() == 0) return std::nullopt;

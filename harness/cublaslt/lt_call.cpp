@@ -110,11 +110,15 @@ LtAlgoConfig algo_from_json(const nlohmann::json& j, const std::string& where) {
     a.stages_name = j.value("stages_name", "");
     a.split_k = json_integer<int>(j.at("split_k"));
     a.reduction = json_integer<int>(j.at("reduction"));
-    a.swizzle = j.value("swizzle", 0);
-    a.custom = j.value("custom", 0);
-    a.inner_shape = j.value("inner_shape", 0);
-    a.cluster = j.value("cluster", 0);
-    a.workspace = j.value("workspace", size_t{0});
+    // The optional keys go through json_integer too: j.value() would cast a huge float to int.
+    auto optional = [&j](const char* key, auto absent) {
+      return j.contains(key) ? json_integer<decltype(absent)>(j.at(key)) : absent;
+    };
+    a.swizzle = optional("swizzle", 0);
+    a.custom = optional("custom", 0);
+    a.inner_shape = optional("inner_shape", 0);
+    a.cluster = optional("cluster", 0);
+    a.workspace = optional("workspace", size_t{0});
     return a;
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("malformed algorithm: ") + e.what());
