@@ -246,8 +246,6 @@ TEST(ReportLock, SecondRunOnTheSameReportsFailsNamingTheHolder) {
   EXPECT_EQ(parse_file(d / "reports/TI.json").at("suites").size(), kSuites);
 }
 
-// A mutation campaign interrupted between mutants keeps its journal and kill matrix whole, exits 130,
-// and --resume ends with the kill matrix of an uninterrupted campaign.
 namespace {
 
 // A campaign of six mutants whose one test takes 0.4 s (killed by any active mutant), in `d`.
@@ -276,6 +274,8 @@ size_t lines_in(const fs::path& file) {
 
 }  // namespace
 
+// A mutation campaign interrupted between mutants keeps its journal and kill matrix whole, exits 130,
+// and --resume ends with the kill matrix of an uninterrupted campaign.
 TEST(MutateInterrupted, KeepsJudgedMutantsAndResumes) {
   TempDir d;
   write_small_campaign(d);
@@ -393,14 +393,19 @@ TEST(RunInterrupted, AMutationTierInsideRunKeepsJudgedMutants) {
 
 namespace {
 
-// Why `mmaemu record` cannot run here (no CUDA in this build, no GPU), or nothing: the program itself
-// is asked, with the smallest recording there is.
+// Why `mmaemu record` cannot run here (no CUDA in this build, no usable GPU), or nothing: the program
+// itself is asked, with the smallest recording there is. Any other failure of that recording fails the
+// test: only the two documented reasons are a skip.
 std::optional<std::string> record_unavailable(const TempDir& d) {
   const Outcome probe = run(request(d, {"record", "--out", "probe", "--instr", "mma.m16n8k16.f32.f16.f16.f32",
                                         "--tiles-per-family", "1"},
                                     "probe.log"));
   if (probe.status() == 0) return std::nullopt;
-  return "mmaemu record cannot run here (exit " + std::to_string(probe.status()) + "): " + probe.output;
+  const bool no_cuda = probe.output.find("this build has no CUDA support") != std::string::npos;
+  const bool no_gpu = probe.output.find("no usable CUDA device") != std::string::npos;
+  if (probe.status() == 2 && (no_cuda || no_gpu)) return "mmaemu record cannot run here: " + probe.output;
+  ADD_FAILURE() << "the probe recording failed (exit " << probe.status() << "):\n" << probe.output;
+  return "the probe recording failed";
 }
 
 }  // namespace
