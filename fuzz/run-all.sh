@@ -21,6 +21,14 @@ fi
 dict_of() {  # the target's dictionary, as fuzz/CMakeLists.txt assigns it
   sed -n "s/^set(_dict_$1 \(.*\))$/\1/p" "$root/fuzz/CMakeLists.txt"
 }
+max_len_of() {  # the target's longest input, as fuzz/CMakeLists.txt sets it (65536 unless it does)
+  local n
+  n=$(sed -n "s/^set(_max_len_$1 \([0-9]*\))$/\1/p" "$root/fuzz/CMakeLists.txt")
+  echo "${n:-65536}"
+}
+# The targets write each input to a scratch directory under TMPDIR (and the cli target its commands'
+# files, with fsync): on a memory file system that costs nothing.
+if [ -z "${TMPDIR:-}" ] && [ -d /dev/shm ] && [ -w /dev/shm ]; then export TMPDIR=/dev/shm; fi
 logs=$build/fuzz/logs
 mkdir -p "$logs"
 
@@ -31,7 +39,7 @@ run_one() {
   local extra=()
   [ "$t" = cli ] && extra=(-close_fd_mask=1)
   # Each worker logs to fuzz-<i>.log in the current directory; one worker logs the same way.
-  (cd "$logs/$t" && "$exe" -max_total_time="$time_per_target" -timeout=25 -rss_limit_mb=4096 -max_len=65536 \
+  (cd "$logs/$t" && "$exe" -max_total_time="$time_per_target" -timeout=25 -rss_limit_mb=4096 -max_len="$(max_len_of "$t")" \
        -dict="$root/fuzz/dict/$(dict_of "$t").dict" -artifact_prefix="$art" -print_final_stats=1 \
        -jobs="$workers" -workers="$workers" "${extra[@]}" "$corpus" >/dev/null 2>&1 || true)
 }

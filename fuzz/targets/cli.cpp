@@ -9,8 +9,10 @@
 //
 // Every run happens in the scratch directory, which holds small valid inputs (a.npy b.npy c.npy for
 // mma.m16n8k16 bf16, a2.npy b2.npy c2.npy for a 16x32x8 gemm, algo.json, report.json, an empty
-// directory `dir`), restored before each run. A word holding '/' or equal to ".." ends the input
-// unrun, so that nothing outside the scratch directory is read or written.
+// directory `dir`), restored before a run whenever the run before changed the directory (most runs
+// write nothing; restoring them every time cost more than the runs, as the inputs are written with
+// fsync). A word holding '/' or equal to ".." ends the input unrun, so that nothing outside the
+// scratch directory is read or written.
 #include <unistd.h>
 
 #include <algorithm>
@@ -18,6 +20,8 @@
 #include <cstdio>
 #include <fcntl.h>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -50,6 +54,29 @@ void restore_inputs() {
   std::filesystem::create_directories(mmaemu::fuzz::scratch_dir() / "dir");
 }
 
+// What the scratch directory holds: every entry's name and, for files, their bytes (not their times:
+// the file system's clock is too coarse to tell a run's rewrite of a file from the restore before it).
+std::string listing() {
+  std::string out;
+  for (const auto& e : std::filesystem::recursive_directory_iterator(mmaemu::fuzz::scratch_dir())) {
+    out += e.path().string() + '\x1f';
+    std::error_code ec;
+    if (e.is_regular_file(ec)) {
+      std::ifstream in(e.path(), std::ios::binary);
+      out.append(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+    }
+    out += '\x1e';
+  }
+  return out;
+}
+
+void restore_inputs_if_changed() {
+  static std::string restored;  // the listing right after the last restore; empty before the first
+  if (!restored.empty() && listing() == restored) return;
+  restore_inputs();
+  restored = listing();
+}
+
 bool allowed(const std::vector<std::string>& words) {
   static const std::array<const char*, 8> first{"info", "mma", "gemm", "compare", "merge", "record", "--version", "--help"};
   static const std::array<const char*, 4> never{"run", "mutate", "bench", "signoff"};
@@ -73,7 +100,7 @@ extern "C" int LLVMFuzzerInitialize(int*, char***) {
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   std::vector<std::string> words = mmaemu::fuzz::split_words(mmaemu::fuzz::as_text(data, size));
   if (!allowed(words)) return 0;
-  restore_inputs();
+  restore_inputs_if_changed();
   words.insert(words.begin(), "mmaemu");
   std::vector<char*> argv;
   for (std::string& w : words) argv.push_back(w.data());
