@@ -65,7 +65,7 @@ HostOperands realistic_operands(ref::FormatId a, ref::FormatId b, ref::FormatId 
   return ops;
 }
 
-size_t storage_bytes(ref::FormatId f) { return static_cast<size_t>(ref::spec(f).storage_bits) / 8; }
+size_t storage_bytes(ref::FormatId f) { return static_cast<size_t>(ref::spec(f).storage_bytes()); }
 
 std::vector<uint8_t> pack_storage(const std::vector<uint32_t>& bits, ref::FormatId f) {
   const size_t w = storage_bytes(f);

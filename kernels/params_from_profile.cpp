@@ -19,6 +19,9 @@ std::optional<Fmt> try_kernel_format(ref::FormatId f) {
     case ref::FormatId::e4m3: return Fmt::e4m3;
     case ref::FormatId::e5m2: return Fmt::e5m2;
     case ref::FormatId::e8m13: return Fmt::e8m13;
+    case ref::FormatId::e2m1: return Fmt::e2m1;
+    case ref::FormatId::e3m2: return Fmt::e3m2;
+    case ref::FormatId::e2m3: return Fmt::e2m3;
     default: return std::nullopt;
   }
 }

@@ -178,6 +178,35 @@ TEST(MmaCli, RejectsADtypeThatDoesNotFitTheFormat) {
   EXPECT_NE(o.output.find(d.file("b.npy")), std::string::npos) << o.output;
 }
 
+// Blackwell's kind::f8f6f4 on sm120: fp4 (e2m1) times fp6 (e3m2), one element per byte in its low
+// bits. A = 3.0 (e2m1 0x5), B = 1.5 (e3m2 0x0E), C = 1: D = 32 * 4.5 + 1 = 145, exact in one block.
+TEST(MmaCli, ComputesAnFp4TimesFp6TileExactly) {
+  TempDir d;
+  mmaemu::write_npy(d.file("a.npy"), array(1, {1, 16, 32}, 0x05));
+  mmaemu::write_npy(d.file("b.npy"), array(1, {1, 32, 8}, 0x0E));
+  mmaemu::write_npy(d.file("c.npy"), array(4, {1, 16, 8}, 0x3F800000));
+  const Outcome o = run(mma_args(d, "sm120", "mma.m16n8k32.f32.e2m1.e3m2.f32"));
+  ASSERT_EQ(o.status, 0) << o.output;
+  const NpyArray out = mmaemu::read_npy(d.file("d.npy"));
+  ASSERT_EQ(out.values.size(), 128u);
+  for (uint32_t v : out.values) ASSERT_EQ(v, 0x43110000u);  // 145.0f
+}
+
+// An fp4 byte with a bit above its low four is not an fp4 value: exit 2 naming the file and element.
+TEST(MmaCli, RejectsAnFp4ByteWithHighBitsSetNamingTheFile) {
+  TempDir d;
+  NpyArray a = array(1, {1, 16, 32}, 0x05);
+  a.values[37] = 0x15;
+  mmaemu::write_npy(d.file("a.npy"), a);
+  mmaemu::write_npy(d.file("b.npy"), array(1, {1, 32, 8}, 0x0E));
+  mmaemu::write_npy(d.file("c.npy"), array(4, {1, 16, 8}, 0x3F800000));
+  const Outcome o = run(mma_args(d, "sm120", "mma.m16n8k32.f32.e2m1.e3m2.f32"));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("a.npy")), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("element 37"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("low 4 bits"), std::string::npos) << o.output;
+}
+
 TEST(MmaCli, RejectsUnknownArchitectureAndBackend) {
   TempDir d;
   write_small_int_tile(d);

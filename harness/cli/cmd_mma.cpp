@@ -23,7 +23,7 @@ int run_mma(const MmaArgs& args) {
   const NpyArray A = read_npy(args.a), B = read_npy(args.b), C = read_npy(args.c);
   const size_t tiles = check_operands(model.instr, A, args.a, B, args.b, C, args.c);
   NpyArray D;
-  D.word_bytes = ref::spec(model.instr.d).storage_bits / 8;
+  D.word_bytes = storage_bytes(model.instr.d);
   D.shape = {tiles, static_cast<size_t>(model.instr.m), static_cast<size_t>(model.instr.n)};
   D.values.resize(D.size());
   // One instruction over T tiles is a GEMM with batch = T and the instruction's M, N, K.

@@ -1,5 +1,6 @@
 #include "harness/core/operands.hpp"
 
+#include <cstdio>
 #include <vector>
 
 #include "harness/core/errors.hpp"
@@ -29,12 +30,27 @@ size_t check_operand(const ref::Instruction& instr, char role, ref::FormatId for
     throw InputError(file, std::string(1, role) + " has dtype " + arr.dtype_name() + "; " + instr.name + " reads " +
                                std::string(1, role) + " as " + std::string(ref::format_name(format)) +
                                ", stored as " + dtype_of_width(want));
+  check_unused_bits_clear(arr, file, role, format);
   return arr.shape[0];
 }
 
 }  // namespace
 
-int storage_bytes(ref::FormatId f) { return ref::spec(f).storage_bits / 8; }
+int storage_bytes(ref::FormatId f) { return ref::spec(f).storage_bytes(); }
+
+void check_unused_bits_clear(const NpyArray& arr, const std::string& file, char role, ref::FormatId format) {
+  const int bits = ref::spec(format).storage_bits;
+  if (bits >= 8 * storage_bytes(format)) return;
+  const uint32_t unused = ~((1u << bits) - 1u);
+  for (size_t i = 0; i < arr.values.size(); ++i)
+    if (arr.values[i] & unused) {
+      char hex[8];
+      std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(arr.values[i]));
+      throw InputError(file, std::string(1, role) + " element " + std::to_string(i) + " (flat index) is " + hex + ", but " +
+                                 std::string(ref::format_name(format)) + " takes the low " + std::to_string(bits) +
+                                 " bits of each byte and the others must be zero");
+    }
+}
 
 size_t check_operands(const ref::Instruction& instr, const NpyArray& a, const std::string& a_file,
                       const NpyArray& b, const std::string& b_file, const NpyArray& c,

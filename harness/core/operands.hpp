@@ -1,6 +1,7 @@
 // Shape and dtype checks of the `mmaemu mma` operands (DESIGN.md, "Interfaces that must hold"):
-//   A [T, M, K], B [T, K, N], C and D [T, M, N]; raw bits in uint8 (e4m3, e5m2), uint16 (fp16, bf16)
-//   or uint32 (fp32, tf32).
+//   A [T, M, K], B [T, K, N], C and D [T, M, N]; raw bits in uint8 (e4m3, e5m2; fp6 e3m2 and e2m3 in
+//   the low 6 bits, fp4 e2m1 in the low 4, one element per byte), uint16 (fp16, bf16) or uint32
+//   (fp32, tf32).
 #pragma once
 #include <cstddef>
 #include <string>
@@ -10,8 +11,12 @@
 
 namespace mmaemu {
 
-// Bytes per stored element of a format: 1, 2 or 4.
+// Bytes per stored element of a format: 1, 2 or 4 (fp4 and fp6 take a byte each).
 int storage_bytes(ref::FormatId f);
+
+// Formats narrower than their storage (fp4, fp6): throws InputError naming the file and the first
+// element with a bit set above the format's width.
+void check_unused_bits_clear(const NpyArray& arr, const std::string& file, char role, ref::FormatId format);
 
 // Returns the tile count T. Throws InputError naming the offending file when an array's shape is not
 // the instruction's, the tile counts disagree, T is zero, or a dtype does not fit its format.

@@ -53,7 +53,7 @@ std::string run_group(const LtCall& call, const LtAlgoConfig& config) {
   if (call.is_fp8()) g += call.fast_accum ? " fast" : " promoted";
   g += " algo " + std::to_string(config.algo_id);
   // K not a multiple of the 128-byte grain: the kernels' K tail, a rule of its own for some algorithms.
-  const size_t grain = 128 / (static_cast<size_t>(ref::spec(call.a).storage_bits) / 8);
+  const size_t grain = 128 / static_cast<size_t>(ref::spec(call.a).storage_bytes());
   if (call.K % grain != 0) g += " K-tail";
   return g;
 }

@@ -35,12 +35,14 @@ void generate_random_bits(Tile& t) {
   for (int i = 0; i < t.M * t.N; ++i) t.c[i] = t.rng.bits(t.fc.width());
 }
 
-// Integers in [-8, 8] are exact in every operand format (e5m2 holds all of them), products up to 64,
-// and sums of K <= 32 products plus |C| <= 64 stay below 2^11: exact in fp16 and in a 13-bit
-// accumulator alike. D must therefore equal exact arithmetic whatever the rounding or alignment rules.
+// Integers in [-8, 8] (those the format holds: fp4 e2m1 lacks 5, 7 and 8; every wider operand format
+// holds them all), products up to 64, and sums of K <= 32 products plus |C| <= 64 stay below 2^11:
+// exact in fp16 and in a 13-bit accumulator alike. D must therefore equal exact arithmetic whatever
+// the rounding or alignment rules.
 void generate_small_int(Tile& t) {
   auto int_value = [&](const FormatBits& f, int lo, int hi) {
-    return *f.encode_exact(static_cast<double>(t.rng.uniform_int(lo, hi)));
+    for (;;)  // a draw the format cannot hold is drawn again (0 always fits, so this ends)
+      if (const auto bits = f.encode_exact(static_cast<double>(t.rng.uniform_int(lo, hi)))) return *bits;
   };
   for (int i = 0; i < t.M * t.K; ++i) t.a[i] = int_value(t.fa, -8, 8);
   for (int i = 0; i < t.K * t.N; ++i) t.b[i] = int_value(t.fb, -8, 8);

@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "harness/core/comparator.hpp"
+#include "harness/core/operands.hpp"
 #include "harness/properties/catalogue_parts.hpp"
 #include "harness/generators/format_bits.hpp"
 #include "harness/properties/operand_gen.hpp"
@@ -26,7 +27,7 @@ const std::vector<FormatId>& value_formats() {
   return f;
 }
 
-int hex_width(FormatId f) { return ref::spec(f).storage_bits / 8; }
+int hex_width(FormatId f) { return storage_bytes(f); }
 
 Counterexample format_counterexample(FormatId f, const std::string& what, uint32_t input, uint32_t want, uint32_t got) {
   Counterexample c;

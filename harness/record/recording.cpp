@@ -21,8 +21,6 @@ int default_tiles_per_family(const ref::Instruction& instr) {
   return (tiles + families - 1) / families;
 }
 
-int storage_bytes(ref::FormatId f) { return ref::spec(f).storage_bits / 8; }
-
 namespace {
 
 uint64_t fnv1a(const std::string& s) {

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "harness/core/operands.hpp"
 #include "harness/generators/families.hpp"
 #include "mmaemu/reference/instruction.hpp"
 
@@ -34,7 +35,6 @@ int default_tiles_per_family(const ref::Instruction& instr);
 // seed depends on (seed, instruction name, family, index within the family) only.
 InstructionRecording plan_recording(const ref::Instruction& instr, uint64_t seed, int tiles_per_family);
 
-// Bytes per stored element of a format (1, 2 or 4).
-int storage_bytes(ref::FormatId f);
+using mmaemu::storage_bytes;  // bytes per stored element (harness/core/operands.hpp)
 
 }  // namespace mmaemu::record

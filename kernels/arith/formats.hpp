@@ -10,7 +10,8 @@
 namespace mmaemu::kernels::arith {
 
 // The format definitions (OCP FP8 for e4m3 / e5m2; e8m13 is the fp32-range, 13-fraction-bit
-// accumulator of Ada and Hopper FP8, stored as an fp32 pattern).
+// accumulator of Ada and Hopper FP8, stored as an fp32 pattern; OCP MX fp4 e2m1 and fp6 e3m2 / e2m3,
+// finite only, in the low bits of a byte).
 MMAEMU_HD constexpr FmtParams fmt_params(Fmt f) {
   switch (f) {
     case Fmt::fp32: return {Fmt::fp32, 32, 8, 23, 0, Specials::ieee, 127};
@@ -20,6 +21,9 @@ MMAEMU_HD constexpr FmtParams fmt_params(Fmt f) {
     case Fmt::e4m3: return {Fmt::e4m3, 8, 4, 3, 0, Specials::finite_one_nan, 7};
     case Fmt::e5m2: return {Fmt::e5m2, 8, 5, 2, 0, Specials::ieee, 15};
     case Fmt::e8m13: return {Fmt::e8m13, 32, 8, 13, 10, Specials::ieee, 127};
+    case Fmt::e2m1: return {Fmt::e2m1, 4, 2, 1, 0, Specials::finite_no_nan, 1};
+    case Fmt::e3m2: return {Fmt::e3m2, 6, 3, 2, 0, Specials::finite_no_nan, 3};
+    case Fmt::e2m3: return {Fmt::e2m3, 6, 2, 3, 0, Specials::finite_no_nan, 1};
   }
   return {};
 }

@@ -7,7 +7,7 @@
 namespace mmaemu::kernels::arith {
 
 // The kernels' own names for the number formats (independent of reference/).
-enum class Fmt : uint8_t { fp32, tf32, fp16, bf16, e4m3, e5m2, e8m13 };
+enum class Fmt : uint8_t { fp32, tf32, fp16, bf16, e4m3, e5m2, e8m13, e2m1, e3m2, e2m3 };
 
 // How a format spends its top exponent code.
 enum class Specials : uint8_t {

@@ -89,7 +89,7 @@ class V4Backend final : public Backend {
     const size_t steps = ref::gemm_steps(model, p.shape.K);
     RunInfo info{name(), 0};
     if (c_count(p.shape) == 0) return info;
-    const int op_bits = ref::spec(model.instr.a).storage_bits, acc_bits = ref::spec(model.instr.d).storage_bits;
+    const int op_bits = 8 * ref::spec(model.instr.a).storage_bytes(), acc_bits = 8 * ref::spec(model.instr.d).storage_bytes();
     info.kernel_ms = run_any(p, params, steps, op_bits, acc_bits);
     return info;
   }

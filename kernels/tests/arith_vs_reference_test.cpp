@@ -33,7 +33,8 @@ std::string hex(uint32_t v) {
 // --- formats ----------------------------------------------------------------------------------------
 
 const std::vector<FormatId> kFormats = {FormatId::fp32, FormatId::tf32, FormatId::fp16, FormatId::bf16,
-                                        FormatId::e4m3, FormatId::e5m2, FormatId::e8m13};
+                                        FormatId::e4m3, FormatId::e5m2, FormatId::e8m13, FormatId::e2m1,
+                                        FormatId::e3m2, FormatId::e2m3};
 
 // Patterns to try in a format: all of them up to 16 bits, a sample of the rest.
 std::vector<uint32_t> patterns(FormatId f) {

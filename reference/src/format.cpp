@@ -9,7 +9,7 @@
 namespace mmaemu::ref {
 namespace {
 
-// One row per format. fp6/fp4 (finite_no_nan) and the scale formats slot in here.
+// One row per format, in FormatId's order.
 constexpr std::array<FormatSpec, static_cast<size_t>(FormatId::count)> kSpecs = {{
     {"fp32", 32, 8, 23, 127, SpecialStyle::ieee, 0},
     {"tf32", 32, 8, 10, 127, SpecialStyle::ieee, 13},
@@ -18,6 +18,9 @@ constexpr std::array<FormatSpec, static_cast<size_t>(FormatId::count)> kSpecs = 
     {"e4m3", 8, 4, 3, 7, SpecialStyle::finite_one_nan, 0},
     {"e5m2", 8, 5, 2, 15, SpecialStyle::ieee, 0},
     {"e8m13", 32, 8, 13, 127, SpecialStyle::ieee, 10},
+    {"e2m1", 4, 2, 1, 1, SpecialStyle::finite_no_nan, 0},
+    {"e3m2", 6, 3, 2, 3, SpecialStyle::finite_no_nan, 0},
+    {"e2m3", 6, 2, 3, 1, SpecialStyle::finite_no_nan, 0},
 }};
 
 Decoded decode_slow(const FormatSpec& s, uint32_t bits) {
@@ -77,6 +80,9 @@ std::optional<FormatId> parse_format(std::string_view n) {
   if (n == "bf16") return FormatId::bf16;
   if (n == "e4m3") return FormatId::e4m3;
   if (n == "e5m2") return FormatId::e5m2;
+  if (n == "e2m1") return FormatId::e2m1;
+  if (n == "e3m2") return FormatId::e3m2;
+  if (n == "e2m3") return FormatId::e2m3;
   return std::nullopt;
 }
 
@@ -86,14 +92,11 @@ Decoded decode(FormatId f, uint32_t bits) {
   return decode_slow(s, bits);
 }
 
+// Every bit but the sign: fp32 0x7FFFFFFF, fp16 and bf16 0x7FFF, e4m3 and e5m2 0x7F. In fp4 and fp6,
+// which have no NaN, that pattern is the largest positive value (nothing the tensor cores return is
+// in those formats; only a conversion of a NaN into them could give it).
 uint32_t canonical_nan(FormatId f) {
-  switch (f) {
-    case FormatId::fp16: return 0x7FFF;
-    case FormatId::bf16: return 0x7FFF;
-    case FormatId::e4m3: return 0x7F;
-    case FormatId::e5m2: return 0x7F;
-    default: return 0x7FFFFFFF;
-  }
+  return (1u << (spec(f).storage_bits - 1)) - 1u;
 }
 
 uint32_t zero_bits(FormatId f, bool neg) {

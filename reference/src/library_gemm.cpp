@@ -96,7 +96,7 @@ std::optional<std::string> library_refuses(const LibraryCall& c) {
 }
 
 namespace {
-size_t element_bytes(const LibraryCall& c) { return static_cast<size_t>(spec(c.a).storage_bits) / 8; }
+size_t element_bytes(const LibraryCall& c) { return static_cast<size_t>(spec(c.a).storage_bytes()); }
 
 // The tf32 and fp32 kernels with K no multiple of the 128-byte grain (their own K-tail regime).
 bool k_tail_regime(const LibraryCall& c) {

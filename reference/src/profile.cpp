@@ -1,6 +1,7 @@
 // Architecture profiles: which instructions each architecture has, and the block model of each.
 // Every number here is data taken from recordings of real GPUs (fixtures/, and the third-party
 // recordings); NUMERICS.md gives the published leads they started from.
+#include <initializer_list>
 #include <map>
 #include <mutex>
 #include <string>
@@ -55,8 +56,12 @@ struct Builder {
     if (f16) add(InstrFamily::mma_sync, m, n, k, F::fp16, ab, ab, F::fp16, *f16);
   }
   void mma_fp8(int m, int n, int k, const BlockModel& f32, const BlockModel* f16 = nullptr) {
-    for (F a : {F::e4m3, F::e5m2})
-      for (F b : {F::e4m3, F::e5m2}) {
+    mma_mixed(m, n, k, {F::e4m3, F::e5m2}, f32, f16);
+  }
+  // Every A x B pair of `types` (the operands may differ), fp32 and (when given) fp16 accumulation.
+  void mma_mixed(int m, int n, int k, std::initializer_list<F> types, const BlockModel& f32, const BlockModel* f16) {
+    for (F a : types)
+      for (F b : types) {
         add(InstrFamily::mma_sync, m, n, k, F::fp32, a, b, F::fp32, f32);
         if (f16) add(InstrFamily::mma_sync, m, n, k, F::fp16, a, b, F::fp16, *f16);
       }
@@ -105,9 +110,9 @@ std::vector<InstructionModel> build(Arch arch) {
         c.mma(16, 8, k, F::bf16, f32);
       }
       for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
-      if (arch == Arch::sm89) {  // Ada FP8: 16-element blocks rounded to e8m13
+      if (arch == Arch::sm89) {  // Ada FP8: 16-element blocks rounded to e8m13 (k16: one block)
         const BlockModel f8 = e8m13_acc(16, 13), f8h = fp16_acc(16, 13);
-        c.mma_fp8(16, 8, 32, f8, &f8h);
+        for (int k : {32, 16}) c.mma_fp8(16, 8, k, f8, &f8h);
       }
       break;
     }
@@ -140,10 +145,15 @@ std::vector<InstructionModel> build(Arch arch) {
       if (arch == Arch::sm100) {
         c.mma_fp8_lowered(16, 8, 32);  // data-centre Blackwell lowers mma.sync FP8 like Hopper
       } else {
-        // sm_120 has a native FP8 mma.sync (QMMA). No recording of it yet: these are NUMERICS.md's
-        // published parameters (L=32, F=25, RZ to fp32), unverified.
+        // sm_120 has a native FP8/FP6/FP4 mma.sync (kind::f8f6f4 at m16n8k32, every A x B pair of
+        // e5m2, e4m3, e3m2, e2m3, e2m1; and Ada's FP8 forms, m16n8k32 and m16n8k16). No recording of
+        // an sm_120 GPU here: the model is MMA-Sim 2.1.1's (a model, not hardware): 32 bytes of
+        // operands per block (L = 32 one-byte elements, whatever the format), F = 25, zero products
+        // at 2^-133 (fp32) / 2^-21 (fp16), RZ to fp32 or RNE to fp16; independent probes of an RTX
+        // 5090 report the same 25 bits (NUMERICS.md).
         const BlockModel f8 = fp32_acc(32, 25, -133), f8h = fp16_acc(32, 25, -21);
-        c.mma_fp8(16, 8, 32, f8, &f8h);
+        c.mma_mixed(16, 8, 32, {F::e5m2, F::e4m3, F::e3m2, F::e2m3, F::e2m1}, f8, &f8h);
+        c.mma_fp8(16, 8, 16, f8, &f8h);
       }
       break;
     }

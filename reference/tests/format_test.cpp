@@ -36,6 +36,34 @@ TEST(Format, DecodesKnownValues) {
   EXPECT_EQ(value_of(FormatId::tf32, 0x3F802000), 1.0 + std::ldexp(1.0, -10));
 }
 
+// The OCP MX element formats, every code: fp4 e2m1's eight magnitudes are listed in the OCP
+// Microscaling specification; fp6's follow from its exponent and fraction fields (bias 3 for e3m2,
+// 1 for e2m3; no infinities, no NaN: the top exponent holds ordinary values).
+TEST(Format, DecodesEveryFp4AndFp6Code) {
+  const double e2m1[8] = {0.0, 0.5, 1.0, 1.5, 2.0, 3.0, 4.0, 6.0};
+  for (uint32_t c = 0; c < 16; ++c) EXPECT_EQ(value_of(FormatId::e2m1, c), (c & 8 ? -1 : 1) * e2m1[c & 7]) << c;
+  for (uint32_t c = 0; c < 64; ++c) {
+    const double sign = c & 0x20 ? -1 : 1;
+    const uint32_t e3 = (c >> 2) & 7, f2 = c & 3;  // e3m2
+    EXPECT_EQ(value_of(FormatId::e3m2, c), sign * (e3 ? std::ldexp(4 + f2, int(e3) - 3 - 2) : std::ldexp(f2, -2 - 2))) << c;
+    const uint32_t e2 = (c >> 3) & 3, f3 = c & 7;  // e2m3
+    EXPECT_EQ(value_of(FormatId::e2m3, c), sign * (e2 ? std::ldexp(8 + f3, int(e2) - 1 - 3) : std::ldexp(f3, -3))) << c;
+    EXPECT_NE(decode(FormatId::e3m2, c).cls, ValueClass::nan);
+    EXPECT_NE(decode(FormatId::e3m2, c).cls, ValueClass::inf);
+  }
+  EXPECT_EQ(value_of(FormatId::e3m2, 0x1F), 28.0);        // largest
+  EXPECT_EQ(value_of(FormatId::e3m2, 0x01), 0.0625);      // smallest subnormal
+  EXPECT_EQ(value_of(FormatId::e2m3, 0x1F), 7.5);
+  EXPECT_EQ(value_of(FormatId::e2m3, 0x01), 0.125);
+  EXPECT_EQ(*parse_format("e2m1"), FormatId::e2m1);
+  EXPECT_EQ(*parse_format("e3m2"), FormatId::e3m2);
+  EXPECT_EQ(*parse_format("e2m3"), FormatId::e2m3);
+  // Converting up to fp32 is exact; fp32 values they cannot hold are refused.
+  EXPECT_EQ(convert(FormatId::e2m1, 0xF, FormatId::fp32, Rounding::toward_zero), 0xC0C00000u);  // -6
+  EXPECT_EQ(from_fp32_exact(FormatId::e2m1, 0x40400000u), std::optional<uint32_t>(0x5u));        // 3
+  EXPECT_FALSE(from_fp32_exact(FormatId::e2m1, 0x40A00000u).has_value());                         // 5
+}
+
 TEST(Format, RoundToFp32MatchesHostOnRandomValues) {
   // Products of two fp32 values computed exactly in 128-bit integers, rounded by the reference,
   // must equal the host's IEEE multiply (nearest-even) for normal results.

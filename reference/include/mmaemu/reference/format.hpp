@@ -17,6 +17,11 @@ enum class FormatId : uint8_t {
   e4m3,
   e5m2,
   e8m13,  // internal: fp32 range with 13 fraction bits, the FP8 accumulator of Ada and Hopper
+  // OCP MX element formats of Blackwell's kind::f8f6f4: no infinities, no NaN. Stored one element
+  // per byte (the low 4 or 6 bits), like every operand format that is narrower than its storage.
+  e2m1,  // fp4: +-{0, 0.5, 1, 1.5, 2, 3, 4, 6}
+  e3m2,  // fp6: largest 28, smallest subnormal 1/16
+  e2m3,  // fp6: largest 7.5, smallest subnormal 1/8
   count
 };
 
@@ -24,12 +29,12 @@ enum class FormatId : uint8_t {
 enum class SpecialStyle : uint8_t {
   ieee,            // all-ones exponent: zero fraction = Inf, otherwise NaN (fp32, fp16, bf16, e5m2)
   finite_one_nan,  // no infinities; only S.1111.111 is NaN (OCP e4m3 "fn")
-  finite_no_nan,   // no infinities and no NaN (OCP fp6/fp4, reserved for later)
+  finite_no_nan,   // no infinities and no NaN (OCP fp6 and fp4): the all-ones exponent is finite
 };
 
 struct FormatSpec {
   std::string_view name;
-  int storage_bits;  // width of the raw pattern (tf32: 32)
+  int storage_bits;  // width of the raw pattern (tf32: 32; fp4: 4, fp6: 6, each kept in a byte)
   int exp_bits;
   int man_bits;      // fraction bits that carry value
   int bias;
@@ -37,6 +42,7 @@ struct FormatSpec {
   int man_shift;     // position of the fraction's LSB inside the stored pattern (tf32: 13)
 
   int emin() const { return 1 - bias; }  // exponent of the smallest normal and of every subnormal
+  int storage_bytes() const { return (storage_bits + 7) / 8; }  // bytes an element takes in memory: 1, 2 or 4
 };
 
 const FormatSpec& spec(FormatId f);
@@ -56,7 +62,8 @@ struct Decoded {
 
 Decoded decode(FormatId f, uint32_t bits);
 
-// Canonical quiet NaN the tensor cores return for this format (fp32 0x7FFFFFFF, fp16 0x7FFF, ...).
+// Canonical quiet NaN the tensor cores return for this format (fp32 0x7FFFFFFF, fp16 0x7FFF, ...);
+// formats without NaN (fp4, fp6): their largest positive value.
 uint32_t canonical_nan(FormatId f);
 uint32_t infinity_bits(FormatId f, bool neg);  // finite-only formats: their max-magnitude value
 uint32_t zero_bits(FormatId f, bool neg);
