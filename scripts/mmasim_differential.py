@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 """mmaemu against MMA-Sim (a model, not hardware), instruction by instruction, bit for bit.
 
+Covers mma.sync and wgmma (wgmma at N = 8, as `mmaemu info` lists it).
+
 For every instruction both model on an architecture, draws tiles of raw operand bits from several
 families, computes D with `mmaemu mma` and with MMA-Sim (PyPI `mmasim`, run on the CPU through
 PyTorch), and compares the raw bits. Prints one line per instruction and a verdict table; writes the
@@ -31,8 +33,10 @@ FAMILIES = ["random_bits", "cancellation", "c_specials", "small_values"]
 
 
 def parse(name):
-    """mma.m16n8k32.f32.e2m1.e3m2.f32 -> (m, n, k, d, a, b, c)."""
+    """mma.m16n8k32.f32.e2m1.e3m2.f32 -> (m, n, k, d, a, b, c); wgmma.m64n8k16.f32.f16.f16: c is d."""
     parts = name.split(".")
+    if parts[0] == "wgmma":
+        parts.append(parts[2])
     shape = parts[1]
     m = int(shape[1:shape.index("n")])
     n = int(shape[shape.index("n") + 1:shape.index("k")])
@@ -44,7 +48,7 @@ def mmasim_name(name):
     """mmaemu spelling -> MMA-Sim's shape_and_type (kind::f8f6f4 where the types need it)."""
     m, n, k, d, a, b, c = parse(name)
     shape = f"m{m}n{n}k{k}"
-    return shape, f"{d}.{a}.{b}.{c}"
+    return shape, (f"{d}.{a}.{b}" if name.startswith("wgmma.") else f"{d}.{a}.{b}.{c}")
 
 
 def random_codes(rng, fmt, shape):
@@ -118,15 +122,17 @@ def torch_operand(torch, fmt, codes):
     return torch.from_numpy(codes.view(np.int32).copy()).view(torch.float32)
 
 
-def run_mmasim(torch, sim, isa_mma, arch, name, A, B, C):
+def run_mmasim(torch, sim, isa_mma, isa_wgmma, arch, name, A, B, C):
     m, n, k, d, a, b, c = parse(name)
     shape, types = mmasim_name(name)
     candidates = [f"{shape}.{types}", f"{shape}.kind::f8f6f4.{types}"]
-    supported = isa_mma.mma_shape_and_type[ARCHS[arch]]
+    wgmma = name.startswith("wgmma.")
+    lists = isa_wgmma.wgmma_shape_and_type if wgmma else isa_mma.mma_shape_and_type
+    supported = lists.get(ARCHS[arch], [])
     spelled = next((s for s in candidates if s in supported), None)
     if spelled is None:
         return None
-    op = sim.MMA(ARCHS[arch], spelled)
+    op = (sim.WGMMA if wgmma else sim.MMA)(ARCHS[arch], spelled)
     out = np.empty((A.shape[0], m, n), dtype=WORD[d])
     for t in range(A.shape[0]):
         D = op(torch_operand(torch, a, A[t]), torch_operand(torch, b, B[t]), torch_operand(torch, c, C[t]))
@@ -147,7 +153,7 @@ def main():
     try:
         import torch
         import mmasim
-        from mmasim.nv_ptx import sim, isa_mma
+        from mmasim.nv_ptx import sim, isa_mma, isa_wgmma
     except ImportError as e:
         print(f"mmasim_differential: {e}; install with: pip install mmasim==2.1.1 torch", file=sys.stderr)
         return 2
@@ -156,7 +162,7 @@ def main():
     for line in info.splitlines():
         if line and not line.startswith(" "):
             current = line.split(" ")[0]
-        elif current == args.arch and line.startswith("  mma."):
+        elif current == args.arch and (line.startswith("  mma.") or line.startswith("  wgmma.")):
             names.append(line.split()[0])
     if args.instr:
         names = [n for n in names if n in args.instr]
@@ -166,7 +172,7 @@ def main():
         row = {"instr": name, "compared": 0, "differing": 0, "first": None}
         for family in FAMILIES:
             A, B, C = draw(rng, name, args.tiles, family)
-            theirs = run_mmasim(torch, sim, isa_mma, args.arch, name, A, B, C)
+            theirs = run_mmasim(torch, sim, isa_mma, isa_wgmma, args.arch, name, A, B, C)
             if theirs is None:
                 row["skipped"] = "MMA-Sim does not model it"
                 break

@@ -66,6 +66,15 @@ struct Builder {
         if (f16) add(InstrFamily::mma_sync, m, n, k, F::fp16, a, b, F::fp16, *f16);
       }
   }
+  // Volta's m8n8k4 (fp16 inputs; C and D both fp32 or both fp16), 4-element blocks with 23 fraction
+  // bits. (The form with an fp16 C and an fp32 D is not here: a GEMM cannot chain it, and the
+  // catalogue's GEMMs feed each step's D to the next step's C.) Turing runs the same instruction with Volta's arithmetic, not its
+  // own: MMA-Sim 2.1.1 models it so (a model's evidence, no Turing recording of m8n8k4 here).
+  void volta_m8n8k4() {
+    const BlockModel f32 = fp32_acc(4, 23), f16 = fp16_acc(4, 23);
+    add(InstrFamily::mma_sync, 8, 8, 4, F::fp32, F::fp16, F::fp16, F::fp32, f32);
+    add(InstrFamily::mma_sync, 8, 8, 4, F::fp16, F::fp16, F::fp16, F::fp16, f16);
+  }
   // mma.sync FP8 where the architecture has no FP8 warp-level unit: lowered to fp16 HMMAs (see
   // Lowering). The compiler (ptxas 13.0) deals each register's 4 consecutive k as two fp16 pairs, so
   // the first HMMA gets k % 4 in {0, 1} and the second k % 4 in {2, 3}.
@@ -92,13 +101,13 @@ std::vector<InstructionModel> build(Arch arch) {
   Builder c{arch, {}};
   switch (arch) {
     case Arch::sm70: {  // Volta: 4-element blocks
-      const BlockModel f32 = fp32_acc(4, 23), f16 = fp16_acc(4, 23);
-      c.mma(8, 8, 4, F::fp16, f32, &f16);
+      c.volta_m8n8k4();
       break;
     }
-    case Arch::sm75: {  // Turing: 8-element blocks, one more fraction bit
+    case Arch::sm75: {  // Turing: 8-element blocks, one more fraction bit; Volta's m8n8k4 as Volta runs it
       const BlockModel f32 = fp32_acc(8, 24), f16 = fp16_acc(8, 24);
       c.mma(16, 8, 8, F::fp16, f32, &f16);
+      c.volta_m8n8k4();
       break;
     }
     case Arch::sm80:
