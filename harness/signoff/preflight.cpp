@@ -98,7 +98,8 @@ bool is_json(const fs::path& p) { return p.extension() == ".json"; }
 bool is_yaml(const fs::path& p) { return p.extension() == ".yaml" || p.extension() == ".yml"; }
 
 EnvironmentSource read_source(const fs::path& path) {
-  if (!fs::is_regular_file(path)) throw InputError(shown(path), "environment source not found");
+  std::error_code ec;  // a path the system cannot even look up (too long, ...) is not found, not a crash
+  if (!fs::is_regular_file(path, ec)) throw InputError(shown(path), "environment source not found");
   if (is_json(path)) return read_recording_json(path);
   if (is_yaml(path)) return read_manifest_yaml(path);
   throw InputError(shown(path), "an environment source is a fixture manifest (.yaml) or a recording (.json)");
@@ -291,7 +292,8 @@ PreflightSpec preflight_spec_from_yaml(const YAML::Node& section, const fs::path
     if (!item.IsScalar() || item.Scalar().empty())
       throw InputError(where(file, item), "an environment source is a file path");
     const fs::path p = (base / item.Scalar()).lexically_normal();
-    if (!fs::is_regular_file(p)) throw InputError(where(file, item), "environment source not found at " + p.string());
+    std::error_code ec;  // a path too long to look up threw std::filesystem_error (found by fuzzing)
+    if (!fs::is_regular_file(p, ec)) throw InputError(where(file, item), "environment source not found at " + p.string());
     if (!is_json(p) && !is_yaml(p))
       throw InputError(where(file, item), "an environment source is a fixture manifest (.yaml) or a recording (.json)");
     spec.environment.push_back(p);

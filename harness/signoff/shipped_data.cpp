@@ -131,7 +131,7 @@ void Checker::check_manifest(const fs::path& file) {
   std::error_code ec;
   const fs::path key = fs::weakly_canonical(file, ec);
   if (!visited_.insert(ec ? file.lexically_normal() : key).second) return;
-  if (!fs::is_regular_file(file)) throw InputError(file.string(), "manifest not found");
+  if (!fs::is_regular_file(file, ec)) throw InputError(file.string(), "manifest not found");
   if (file.extension() == ".json") return check_recording(file);
   const YAML::Node top = load_yaml_file(file);
   const std::string schema = top["schema"] && top["schema"].IsScalar() ? top["schema"].Scalar() : "";
@@ -261,7 +261,8 @@ ShippedDataManifest write_shipped_data_manifest(const fs::path& file, const std:
                                                 const std::vector<std::string>& include,
                                                 const std::vector<std::string>& manifests, const std::string& header) {
   const fs::path root = (file.parent_path() / root_text).lexically_normal();
-  if (!fs::is_directory(root)) throw InputError(file.string(), "root '" + root_text + "' is no directory (" + root.string() + ")");
+  std::error_code ec;  // a path the system cannot look up is no directory, not a crash
+  if (!fs::is_directory(root, ec)) throw InputError(file.string(), "root '" + root_text + "' is no directory (" + root.string() + ")");
   std::vector<std::string> globs = include;
   globs.insert(globs.end(), manifests.begin(), manifests.end());
   std::string text = header;
@@ -353,7 +354,8 @@ ShippedDataSpec shipped_data_spec_from_yaml(const YAML::Node& section, const fs:
   for (const YAML::Node& item : v.at("manifests").node) {
     if (!item.IsScalar() || item.Scalar().empty()) throw InputError(where(file, item), "a manifest is a file path");
     const fs::path p = (plan_file.parent_path() / item.Scalar()).lexically_normal();
-    if (!fs::is_regular_file(p)) throw InputError(where(file, item), "manifest not found at " + p.string());
+    std::error_code ec;  // a path the system cannot look up is not found, not a crash
+    if (!fs::is_regular_file(p, ec)) throw InputError(where(file, item), "manifest not found at " + p.string());
     spec.manifests.push_back(p);
   }
   if (spec.manifests.empty()) throw InputError(v.at("manifests").where, "'manifests' lists no manifest");
