@@ -15,6 +15,7 @@ fp6 and fp4 in the low bits of a byte); MMA-Sim holds fp4 in bits 5:2 of its byt
 registers do, so the script shifts fp4 codes by two for it.
 """
 import argparse
+import importlib.metadata
 import json
 import os
 import subprocess
@@ -192,7 +193,7 @@ def main():
         print(f"{name:40s} {row['compared']:8d} {verdict}", flush=True)
     modelled = [r for r in results if "skipped" not in r]
     print(f"\n{args.arch}: {len(modelled)} instructions both model ({len(results) - len(modelled)} only mmaemu), "
-          f"{compared} outputs compared, {differing} differ (mmasim {mmasim.__version__ if hasattr(mmasim, '__version__') else '2.1.1'}, "
+          f"{compared} outputs compared, {differing} differ (mmasim {importlib.metadata.version('mmasim')}, "
           f"torch {torch.__version__})")
     if args.json:
         tmp = args.json + ".tmp"

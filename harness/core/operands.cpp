@@ -1,8 +1,8 @@
 #include "harness/core/operands.hpp"
 
-#include <cstdio>
 #include <vector>
 
+#include "harness/core/comparator.hpp"
 #include "harness/core/errors.hpp"
 
 namespace mmaemu {
@@ -43,13 +43,11 @@ void check_unused_bits_clear(const NpyArray& arr, const std::string& file, char 
   if (bits >= 8 * storage_bytes(format)) return;
   const uint32_t unused = ~((1u << bits) - 1u);
   for (size_t i = 0; i < arr.values.size(); ++i)
-    if (arr.values[i] & unused) {
-      char hex[8];
-      std::snprintf(hex, sizeof hex, "0x%02x", static_cast<unsigned>(arr.values[i]));
-      throw InputError(file, std::string(1, role) + " element " + std::to_string(i) + " (flat index) is " + hex + ", but " +
+    if (arr.values[i] & unused)
+      throw InputError(file, std::string(1, role) + " element " + std::to_string(i) + " (flat index) is 0x" +
+                                 hex_bits(arr.values[i], storage_bytes(format)) + ", but " +
                                  std::string(ref::format_name(format)) + " takes the low " + std::to_string(bits) +
                                  " bits of each byte and the others must be zero");
-    }
 }
 
 size_t check_operands(const ref::Instruction& instr, const NpyArray& a, const std::string& a_file,

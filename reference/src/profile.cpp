@@ -67,13 +67,13 @@ struct Builder {
       }
   }
   // Volta's m8n8k4 (fp16 inputs; C and D both fp32 or both fp16), 4-element blocks with 23 fraction
-  // bits. (The form with an fp16 C and an fp32 D is not here: a GEMM cannot chain it, and the
-  // catalogue's GEMMs feed each step's D to the next step's C.) Turing runs the same instruction with Volta's arithmetic, not its
-  // own: MMA-Sim 2.1.1 models it so (a model's evidence, no Turing recording of m8n8k4 here).
+  // bits. The form with an fp16 C and an fp32 D is not here: the catalogue's GEMMs feed each step's
+  // D to the next step's C, which that form cannot chain. Turing runs the same instruction with
+  // Volta's arithmetic, not its own: MMA-Sim 2.1.1 models it so (a model's evidence; no Turing
+  // recording of m8n8k4 here).
   void volta_m8n8k4() {
     const BlockModel f32 = fp32_acc(4, 23), f16 = fp16_acc(4, 23);
-    add(InstrFamily::mma_sync, 8, 8, 4, F::fp32, F::fp16, F::fp16, F::fp32, f32);
-    add(InstrFamily::mma_sync, 8, 8, 4, F::fp16, F::fp16, F::fp16, F::fp16, f16);
+    mma(8, 8, 4, F::fp16, f32, &f16);
   }
   // mma.sync FP8 where the architecture has no FP8 warp-level unit: lowered to fp16 HMMAs (see
   // Lowering). The compiler (ptxas 13.0) deals each register's 4 consecutive k as two fp16 pairs, so
