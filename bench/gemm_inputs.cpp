@@ -38,7 +38,7 @@ const ref::InstructionModel& bench_model(ref::Arch arch, ref::InstrFamily family
   const ref::InstructionModel* best = nullptr;
   for (const auto& m : ref::instructions_of(arch)) {
     const auto& in = m.instr;
-    if (in.family != family || in.a != format || in.b != format || in.c != ref::FormatId::fp32 ||
+    if (in.family != family || in.scale || in.a != format || in.b != format || in.c != ref::FormatId::fp32 ||
         in.d != ref::FormatId::fp32)
       continue;
     if (!best || in.k > best->instr.k || (in.k == best->instr.k && in.n < best->instr.n)) best = &m;

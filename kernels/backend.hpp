@@ -32,6 +32,10 @@ struct GemmProblem {
   const uint32_t* C = nullptr;
   uint32_t* D = nullptr;
   uint32_t* trace = nullptr;  // optional: [batch][M][N][steps]
+  // Block-scaled instructions (model->instr.scale) only: SA[batch][M][S], SB[batch][S][N], S = ceil(K / block)
+  // (ref::scale_count), one scale per block of consecutive k.
+  const uint32_t* SA = nullptr;
+  const uint32_t* SB = nullptr;
 };
 
 struct RunInfo {
@@ -84,5 +88,9 @@ inline constexpr uint32_t kPoison = 0xFFFFFFFFu;
 inline size_t a_count(const GemmShape& s) { return s.batch * s.M * s.K; }
 inline size_t b_count(const GemmShape& s) { return s.batch * s.K * s.N; }
 inline size_t c_count(const GemmShape& s) { return s.batch * s.M * s.N; }
+// Scale operands of a block-scaled instruction (0 for the others).
+inline size_t scales_per_row(const ref::InstructionModel& m, const GemmShape& s) {
+  return m.instr.scale ? ref::scale_count(m.instr, s.K) : 0;
+}
 
 }  // namespace mmaemu::kernels

@@ -1,6 +1,7 @@
 #include "kernels/params_from_profile.hpp"
 
 #include <stdexcept>
+#include <utility>
 
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/formats.hpp"
@@ -57,6 +58,12 @@ arith::InstrParams instr_params(const ref::InstructionModel& m) {
   p.block.round_nearest = bm.rounding == ref::Rounding::nearest_even;
   p.block.rz_overflow_to_inf = bm.rz_overflow_to_inf;
   p.block.tf32_input_nearest = bm.tf32_input == ref::Rounding::nearest_even;
+  if (m.instr.scale) {
+    p.scale.present = true;
+    p.scale.ue4m3 = m.instr.scale->format == ref::FormatId::ue4m3;
+    p.scale.block = m.instr.scale->block;
+    p.scale.group = bm.group_k;
+  }
   return p;
 }
 
@@ -67,7 +74,41 @@ arith::Fmt kernel_format(ref::FormatId f) {
   throw std::invalid_argument("format " + std::string(ref::format_name(f)) + " is not implemented by the kernels");
 }
 
+// Block-scaled instructions: the scale format, and the 64-bit bounds of scaled_block (emu_dot.hpp).
+std::optional<std::string> scale_declines(const ref::InstructionModel& m) {
+  const ref::BlockScale& sc = *m.instr.scale;
+  if (sc.format != ref::FormatId::ue8m0 && sc.format != ref::FormatId::ue4m3)
+    return "scale format " + std::string(ref::format_name(sc.format)) + " is not implemented by the kernels";
+  const ref::BlockModel& bm = m.block;
+  const int scale_sig_bits = 2 * (ref::spec(sc.format).man_bits + 1);
+  if (bm.group_k == 0) {  // a product times two scales is < 2^(F + 2 + scale_sig_bits) once aligned
+    if (arith::block_sum_bits(bm.block_k, bm.frac_bits + scale_sig_bits) > 62)
+      return "scaled block of L=" + std::to_string(bm.block_k) + " needs sums wider than the kernels' 64 bits";
+    return std::nullopt;
+  }
+  // Grouped: a group's integer sum (units of the smallest product) and its terms once aligned.
+  const auto span = [](ref::FormatId f) {  // exponent range and significand bits of a format's products
+    const ref::FormatSpec& s = ref::spec(f);
+    const int emax = (1 << s.exp_bits) - 1 - s.bias;
+    return std::pair{emax - s.emin(), s.man_bits + 1};
+  };
+  const auto [ra, sa] = span(m.instr.a);
+  const auto [rb, sb] = span(m.instr.b);
+  int log2_g = 0;
+  while ((1 << log2_g) < bm.group_k) ++log2_g;
+  const int groups = bm.block_k / bm.group_k;
+  if (groups > 8 || bm.block_k % bm.group_k != 0) return "grouped block of " + m.instr.name + " has too many groups";
+  if (ra + rb + sa + sb + log2_g + scale_sig_bits > 62 ||
+      arith::block_sum_bits(groups, bm.frac_bits + log2_g + ra + rb + sa + sb) > 62)
+    return "grouped block of " + m.instr.name + " needs sums wider than the kernels' 64 bits";
+  return std::nullopt;
+}
+
 std::optional<std::string> arith_declines(const ref::InstructionModel& m) {
+  if (m.instr.scale) {
+    if (auto why = scale_declines(m)) return why;
+    return block_declines(m);
+  }
   if (!m.lowering) return block_declines(m);
   const ref::Lowering& low = *m.lowering;
   if (!low.via_model) return m.instr.name + " is lowered to " + low.via + ", which has no model";

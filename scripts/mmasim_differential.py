@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """mmaemu against MMA-Sim (a model, not hardware), instruction by instruction, bit for bit.
 
-Covers mma.sync and wgmma (wgmma at N = 8, as `mmaemu info` lists it).
+Covers mma.sync, wgmma and tcgen05.mma (N = 8 where the family takes every N, as `mmaemu info` lists
+them), block-scaled instructions included (their scales drawn with the operands).
 
 For every instruction both model on an architecture, draws tiles of raw operand bits from several
 families, computes D with `mmaemu mma` and with MMA-Sim (PyPI `mmasim`, run on the CPU through
@@ -12,7 +13,8 @@ same as JSON with --json. Exit 0 when every output agrees, 1 when any differs, 2
 
 Needs numpy, torch and mmasim (pip install mmasim==2.1.1 torch). Operand storage is mmaemu's (README:
 fp6 and fp4 in the low bits of a byte); MMA-Sim holds fp4 in bits 5:2 of its byte, as the hardware's
-registers do, so the script shifts fp4 codes by two for it.
+registers do, so the script shifts fp4 codes by two for it; its kind::mxf4 and mxf4nvf4 take two fp4 per
+byte (the element of even k in the high nibble), so the script packs them for it.
 """
 import argparse
 import importlib.metadata
@@ -34,22 +36,40 @@ FAMILIES = ["random_bits", "cancellation", "c_specials", "small_values"]
 
 
 def parse(name):
-    """mma.m16n8k32.f32.e2m1.e3m2.f32 -> (m, n, k, d, a, b, c); wgmma.m64n8k16.f32.f16.f16: c is d."""
+    """An mmaemu spelling -> dict(family, m, n, k, kind, block, d, a, b, c, s).
+
+    mma.m16n8k32.f32.e2m1.e3m2.f32; wgmma.m64n8k16.f32.f16.f16 (c is d);
+    tcgen05.mma.m128n8k32.kind::f8f6f4.f32.e4m3.e2m1 (c is d);
+    mma.m16n8k64.kind::mxf4nvf4.block_scale.block16.f32.e2m1.e2m1.f32.ue4m3.
+    """
     parts = name.split(".")
-    if parts[0] == "wgmma":
-        parts.append(parts[2])
-    shape = parts[1]
+    family = "tcgen05" if parts[0] == "tcgen05" else parts[0]
+    rest = parts[2:] if family == "tcgen05" else parts[1:]
+    shape, rest = rest[0], rest[1:]
+    kind = block = None
+    if rest and rest[0].startswith("kind::"):
+        kind, rest = rest[0][len("kind::"):], rest[1:]
+    if rest and rest[0] == "block_scale":
+        block, rest = int(rest[1][len("block"):]), rest[2:]
+    d, a, b = rest[0], rest[1], rest[2]
+    c = rest[3] if family == "mma" else d
+    s = rest[-1] if block else None
     m = int(shape[1:shape.index("n")])
     n = int(shape[shape.index("n") + 1:shape.index("k")])
     k = int(shape[shape.index("k") + 1:])
-    return m, n, k, parts[2], parts[3], parts[4], parts[5]
+    return dict(family=family, m=m, n=n, k=k, kind=kind, block=block, d=d, a=a, b=b, c=c, s=s)
 
 
-def mmasim_name(name):
-    """mmaemu spelling -> MMA-Sim's shape_and_type (kind::f8f6f4 where the types need it)."""
-    m, n, k, d, a, b, c = parse(name)
-    shape = f"m{m}n{n}k{k}"
-    return shape, (f"{d}.{a}.{b}" if name.startswith("wgmma.") else f"{d}.{a}.{b}.{c}")
+def mmasim_candidates(name):
+    """mmaemu spelling -> MMA-Sim's shape_and_type spellings to try (kind::f8f6f4 where the types need it)."""
+    p = parse(name)
+    shape = f"m{p['m']}n{p['n']}k{p['k']}"
+    types = f"{p['d']}.{p['a']}.{p['b']}" + (f".{p['c']}" if p["family"] == "mma" else "")
+    if p["block"]:
+        return [f"{shape}.kind::{p['kind']}.block{p['block']}.{types}.{p['s']}"]
+    if p["kind"]:
+        return [f"{shape}.kind::{p['kind']}.{types}"]
+    return [f"{shape}.{types}", f"{shape}.kind::f8f6f4.{types}"]
 
 
 def random_codes(rng, fmt, shape):
@@ -80,8 +100,23 @@ def negate(fmt, codes):
     return (codes ^ (1 << (bits - 1))).astype(WORD[fmt])
 
 
+def scale_codes(rng, fmt, shape, family):
+    """Scales near 1 (ue8m0 codes 117..137, ue4m3 any finite code), with NaN and the extremes in the
+    scale_specials family."""
+    if fmt == "ue8m0":
+        v = rng.integers(117, 138, size=shape, dtype=np.uint64)
+        if family == "scale_specials":
+            v = np.where(rng.random(shape) < 0.25, rng.choice(np.array([0, 1, 254, 255], dtype=np.uint64), size=shape), v)
+    else:
+        v = rng.integers(0, 0x7F, size=shape, dtype=np.uint64)
+        if family == "scale_specials":
+            v = np.where(rng.random(shape) < 0.25, rng.choice(np.array([0, 1, 0x7E, 0x7F], dtype=np.uint64), size=shape), v)
+    return v.astype(np.uint8)
+
+
 def draw(rng, name, tiles, family):
-    m, n, k, d, a, b, c = parse(name)
+    p = parse(name)
+    m, n, k, a, b = p["m"], p["n"], p["k"], p["a"], p["b"]
     A = random_codes(rng, a, (tiles, m, k))
     B = random_codes(rng, b, (tiles, k, n))
     if family == "cancellation":  # each row's second half is the first half negated: exact sums cancel
@@ -92,17 +127,24 @@ def draw(rng, name, tiles, family):
         for fmt, X in ((a, A), (b, B)):
             bits = SUB_BYTE_BITS.get(fmt, 8 * np.dtype(WORD[fmt]).itemsize)
             X &= (1 << (bits - 1)) | ((1 << (bits - 2)) - 1)  # sign and the lower half of the magnitudes
-    C = c_values(rng, c, (tiles, m, n), family)
-    return A, B, C
+    C = c_values(rng, p["c"], (tiles, m, n), family)
+    if not p["block"]:
+        return A, B, C, None, None
+    S = k // p["block"]
+    return A, B, C, scale_codes(rng, p["s"], (tiles, m, S), family), scale_codes(rng, p["s"], (tiles, S, n), family)
 
 
-def run_mmaemu(binary, arch, name, A, B, C):
+def run_mmaemu(binary, arch, name, A, B, C, SA=None, SB=None):
     with tempfile.TemporaryDirectory() as tmp:
-        paths = {x: os.path.join(tmp, x + ".npy") for x in "abcd"}
-        for x, arr in zip("abc", (A, B, C)):
-            np.save(paths[x], arr)
-        r = subprocess.run([binary, "mma", "--arch", arch, "--instr", name, "--a", paths["a"], "--b", paths["b"],
-                            "--c", paths["c"], "--out", paths["d"]], capture_output=True, text=True)
+        paths = {x: os.path.join(tmp, x + ".npy") for x in ("a", "b", "c", "d", "sa", "sb")}
+        for x, arr in (("a", A), ("b", B), ("c", C), ("sa", SA), ("sb", SB)):
+            if arr is not None:
+                np.save(paths[x], arr)
+        cmd = [binary, "mma", "--arch", arch, "--instr", name, "--a", paths["a"], "--b", paths["b"], "--c", paths["c"],
+               "--out", paths["d"]]
+        if SA is not None:
+            cmd += ["--scale-a", paths["sa"], "--scale-b", paths["sb"]]
+        r = subprocess.run(cmd, capture_output=True, text=True)
         if r.returncode != 0:
             raise RuntimeError(f"mmaemu mma {name}: exit {r.returncode}: {r.stderr.strip()}")
         return np.load(paths["d"])
@@ -123,22 +165,44 @@ def torch_operand(torch, fmt, codes):
     return torch.from_numpy(codes.view(np.int32).copy()).view(torch.float32)
 
 
-def run_mmasim(torch, sim, isa_mma, isa_wgmma, arch, name, A, B, C):
-    m, n, k, d, a, b, c = parse(name)
-    shape, types = mmasim_name(name)
-    candidates = [f"{shape}.{types}", f"{shape}.kind::f8f6f4.{types}"]
-    wgmma = name.startswith("wgmma.")
-    lists = isa_wgmma.wgmma_shape_and_type if wgmma else isa_mma.mma_shape_and_type
-    supported = lists.get(ARCHS[arch], [])
-    spelled = next((s for s in candidates if s in supported), None)
+def pack_fp4_pairs(codes, axis):
+    """Two fp4 codes per byte along `axis`, the even element in the high nibble (MMA-Sim's mxf4 layout)."""
+    x = np.moveaxis(codes.astype(np.uint8), axis, -1)
+    packed = (x[..., 0::2] << 4) | x[..., 1::2]
+    return np.moveaxis(packed, -1, axis)
+
+
+def mmasim_op(sim, lists, arch, name):
+    """The MMA-Sim operator for an instruction, or None when MMA-Sim does not model it on `arch`."""
+    p = parse(name)
+    key = (p["family"], p["block"] is not None)
+    supported = lists[key].get(ARCHS[arch], [])
+    spelled = next((s for s in mmasim_candidates(name) if s in supported), None)
     if spelled is None:
         return None
-    op = (sim.WGMMA if wgmma else sim.MMA)(ARCHS[arch], spelled)
-    out = np.empty((A.shape[0], m, n), dtype=WORD[d])
+    ctor = {("mma", False): sim.MMA, ("wgmma", False): sim.WGMMA, ("tcgen05", False): sim.TCGen05MMA,
+            ("mma", True): sim.MMABlockScale, ("tcgen05", True): sim.TCGen05MMABlockScale}[key]
+    return ctor(ARCHS[arch], spelled)
+
+
+def run_mmasim(torch, op, name, A, B, C, SA=None, SB=None):
+    p = parse(name)
+    packed = p["kind"] in ("mxf4", "mxf4nvf4")
+    out = np.empty((A.shape[0], p["m"], p["n"]), dtype=WORD[p["d"]])
     for t in range(A.shape[0]):
-        D = op(torch_operand(torch, a, A[t]), torch_operand(torch, b, B[t]), torch_operand(torch, c, C[t]))
-        raw = D.view(torch.int32 if d == "f32" else torch.int16).numpy()
-        out[t] = raw.view(WORD[d])
+        if packed:
+            a = torch.from_numpy(pack_fp4_pairs(A[t], 1).copy())
+            b = torch.from_numpy(pack_fp4_pairs(B[t], 0).copy())
+        else:
+            a, b = torch_operand(torch, p["a"], A[t]), torch_operand(torch, p["b"], B[t])
+        c = torch_operand(torch, p["c"], C[t])
+        if SA is None:
+            D = op(a, b, c)
+        else:
+            sdt = torch.float8_e8m0fnu if p["s"] == "ue8m0" else torch.float8_e4m3fn
+            D = op(a, b, c, torch.from_numpy(SA[t].copy()).view(sdt), torch.from_numpy(SB[t].copy()).view(sdt))
+        raw = D.view(torch.int32 if p["d"] == "f32" else torch.int16).numpy()
+        out[t] = raw.view(WORD[p["d"]])
     return out
 
 
@@ -154,7 +218,7 @@ def main():
     try:
         import torch
         import mmasim
-        from mmasim.nv_ptx import sim, isa_mma, isa_wgmma
+        from mmasim.nv_ptx import sim, isa_mma, isa_wgmma, isa_tcgen05mma
     except ImportError as e:
         print(f"mmasim_differential: {e}; install with: pip install mmasim==2.1.1 torch", file=sys.stderr)
         return 2
@@ -163,21 +227,25 @@ def main():
     for line in info.splitlines():
         if line and not line.startswith(" "):
             current = line.split(" ")[0]
-        elif current == args.arch and (line.startswith("  mma.") or line.startswith("  wgmma.")):
+        elif current == args.arch and line.startswith(("  mma.", "  wgmma.", "  tcgen05.")):
             names.append(line.split()[0])
     if args.instr:
         names = [n for n in names if n in args.instr]
+    lists = {("mma", False): isa_mma.mma_shape_and_type, ("wgmma", False): isa_wgmma.wgmma_shape_and_type,
+             ("tcgen05", False): isa_tcgen05mma.tcgen05mma_shape_and_type,
+             ("mma", True): isa_mma.mma_block_scale_shape_and_type,
+             ("tcgen05", True): isa_tcgen05mma.tcgen05mma_block_scale_shape_and_type}
     rng = np.random.default_rng(args.seed)
     results, compared, differing = [], 0, 0
     for name in names:
         row = {"instr": name, "compared": 0, "differing": 0, "first": None}
-        for family in FAMILIES:
-            A, B, C = draw(rng, name, args.tiles, family)
-            theirs = run_mmasim(torch, sim, isa_mma, isa_wgmma, args.arch, name, A, B, C)
-            if theirs is None:
-                row["skipped"] = "MMA-Sim does not model it"
-                break
-            ours = run_mmaemu(args.mmaemu, args.arch, name, A, B, C)
+        op = mmasim_op(sim, lists, args.arch, name)
+        if op is None:
+            row["skipped"] = "MMA-Sim does not model it"
+        for family in FAMILIES + (["scale_specials"] if parse(name)["block"] else []) if op else []:
+            A, B, C, SA, SB = draw(rng, name, args.tiles, family)
+            theirs = run_mmasim(torch, op, name, A, B, C, SA, SB)
+            ours = run_mmaemu(args.mmaemu, args.arch, name, A, B, C, SA, SB)
             diff = np.argwhere(ours != theirs)
             row["compared"] += ours.size
             row["differing"] += len(diff)
@@ -186,6 +254,8 @@ def main():
                 row["first"] = {"family": family, "tile": int(t), "m": int(i), "n": int(j),
                                 "a": [int(x) for x in A[t, i]], "b": [int(x) for x in B[t, :, j]], "c": int(C[t, i, j]),
                                 "mmaemu": int(ours[t, i, j]), "mmasim": int(theirs[t, i, j])}
+                if SA is not None:
+                    row["first"].update(scale_a=[int(x) for x in SA[t, i]], scale_b=[int(x) for x in SB[t, :, j]])
         results.append(row)
         compared += row["compared"]
         differing += row["differing"]

@@ -207,6 +207,62 @@ TEST(MmaCli, RejectsAnFp4ByteWithHighBitsSetNamingTheFile) {
   EXPECT_NE(o.output.find("low 4 bits"), std::string::npos) << o.output;
 }
 
+// Block-scaled MXFP8 on sm120: A = B = 1.0 (e4m3), one ue8m0 scale per 32 k: A's rows scaled by 2^2,
+// B's columns by 2^-1, C = 1: D = 32 * 2 + 1 = 65.
+constexpr const char* kMxfp8 = "mma.m16n8k32.kind::mxf8f6f4.block_scale.block32.f32.e4m3.e4m3.f32.ue8m0";
+void write_mxfp8_tile(const TempDir& d) {
+  mmaemu::write_npy(d.file("a.npy"), array(1, {1, 16, 32}, 0x38));
+  mmaemu::write_npy(d.file("b.npy"), array(1, {1, 32, 8}, 0x38));
+  mmaemu::write_npy(d.file("c.npy"), array(4, {1, 16, 8}, 0x3F800000));
+  mmaemu::write_npy(d.file("sa.npy"), array(1, {1, 16, 1}, 129));
+  mmaemu::write_npy(d.file("sb.npy"), array(1, {1, 1, 8}, 126));
+}
+std::string scale_args(const TempDir& d) { return " --scale-a " + d.file("sa.npy") + " --scale-b " + d.file("sb.npy"); }
+
+TEST(MmaCli, ComputesABlockScaledTileExactly) {
+  TempDir d;
+  write_mxfp8_tile(d);
+  const Outcome o = run(mma_args(d, "sm120", kMxfp8) + scale_args(d));
+  ASSERT_EQ(o.status, 0) << o.output;
+  const NpyArray out = mmaemu::read_npy(d.file("d.npy"));
+  ASSERT_EQ(out.values.size(), 128u);
+  for (uint32_t v : out.values) ASSERT_EQ(v, 0x42820000u);  // 65.0f
+}
+
+// Scales missing, given to an instruction that takes none, of the wrong shape or with the unused bit of
+// ue4m3 set: exit 2, naming the option or the file.
+TEST(MmaCli, RejectsMissingMisshapenOrUnwantedScales) {
+  TempDir d;
+  write_mxfp8_tile(d);
+  Outcome o = run(mma_args(d, "sm120", kMxfp8) + " --scale-a " + d.file("sa.npy"));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("--scale-b"), std::string::npos) << o.output;
+  o = run(mma_args(d, "sm120", "mma.m16n8k32.f32.e4m3.e4m3.f32") + scale_args(d));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("takes no scales"), std::string::npos) << o.output;
+  mmaemu::write_npy(d.file("sb.npy"), array(1, {1, 8, 1}, 126));  // [T, N, S] instead of [T, S, N]
+  o = run(mma_args(d, "sm120", kMxfp8) + scale_args(d));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("sb.npy")), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("[1, 1, 8]"), std::string::npos) << o.output;
+  const std::string nvfp4 = "mma.m16n8k64.kind::mxf4nvf4.block_scale.block16.f32.e2m1.e2m1.f32.ue4m3";
+  mmaemu::write_npy(d.file("a.npy"), array(1, {1, 16, 64}, 0x02));
+  mmaemu::write_npy(d.file("b.npy"), array(1, {1, 64, 8}, 0x02));
+  NpyArray sa = array(1, {1, 16, 4}, 0x38);
+  sa.values[5] = 0xB8;  // a sign bit: ue4m3 has none
+  mmaemu::write_npy(d.file("sa.npy"), sa);
+  mmaemu::write_npy(d.file("sb.npy"), array(1, {1, 4, 8}, 0x38));
+  o = run(mma_args(d, "sm120", nvfp4) + scale_args(d));
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find(d.file("sa.npy")), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("element 5"), std::string::npos) << o.output;
+  sa.values[5] = 0x38;
+  mmaemu::write_npy(d.file("sa.npy"), sa);
+  o = run(mma_args(d, "sm120", nvfp4) + scale_args(d));
+  ASSERT_EQ(o.status, 0) << o.output;
+  for (uint32_t v : mmaemu::read_npy(d.file("d.npy")).values) ASSERT_EQ(v, 0x42820000u);  // 64 * 1 + 1
+}
+
 TEST(MmaCli, RejectsUnknownArchitectureAndBackend) {
   TempDir d;
   write_small_int_tile(d);

@@ -34,7 +34,8 @@ std::optional<DotCase> dot_case(ref::Arch arch, ref::FormatId format) {
   const ref::InstructionModel* best = nullptr;
   for (const auto& m : ref::instructions_of(arch)) {
     const auto& in = m.instr;
-    if (m.lowering || in.a != format || in.b != format || in.c != ref::FormatId::fp32 || in.d != ref::FormatId::fp32)
+    if (m.lowering || in.scale || in.a != format || in.b != format || in.c != ref::FormatId::fp32 ||
+        in.d != ref::FormatId::fp32)
       continue;
     if (!best || (best->instr.family == ref::InstrFamily::wgmma && in.family == ref::InstrFamily::mma_sync)) best = &m;
   }

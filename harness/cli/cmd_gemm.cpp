@@ -4,12 +4,14 @@
 //   A [M, K] or [batch, M, K];  B [K, N] or [batch, K, N];  C, D [M, N] or [batch, M, N];
 //   trace (optional) [M, N, steps] or [batch, M, N, steps], steps = ceil(K / instruction K): the
 //   accumulator after every step, in D's format.
+#include <cmath>
 #include <memory>
 #include <string>
 
 #include "harness/core/errors.hpp"
 #include "harness/core/npy.hpp"
 #include "harness/core/operands.hpp"
+#include "harness/core/scale_operands.hpp"
 #include "harness/cli/cmd_gemm_library.hpp"
 #include "harness/cli/commands.hpp"
 #include "kernels/backend.hpp"
@@ -21,6 +23,7 @@ namespace {
 
 struct GemmArgs {
   std::string arch, instr, a, b, c, out, trace, backend = "reference";
+  ScaleFiles scales;  // block-scaled instructions
 };
 
 const char* dtype_of(ref::FormatId f) {
@@ -45,6 +48,20 @@ Matrix check_matrix(const NpyArray& arr, const std::string& file, char role, con
   const bool batched = arr.shape.size() == 3;
   const size_t off = batched ? 1 : 0;
   return {batched ? arr.shape[0] : 1, arr.shape[off], arr.shape[off + 1], batched};
+}
+
+// A library call's per-tensor scale factor: a finite number, all of the text.
+float parse_scale_factor(const char* option, const std::string& text) {
+  size_t used = 0;
+  float v = 0;
+  try {
+    v = std::stof(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || used == 0 || !std::isfinite(v))
+    throw InputError(option, "'" + text + "' is not a number (with --library, the scale factor is a number)");
+  return v;
 }
 
 int run_gemm(const GemmArgs& args) {
@@ -75,6 +92,8 @@ int run_gemm(const GemmArgs& args) {
     throw InputError(args.a, "the GEMM is empty (batch, M and N must be at least 1)");
 
   const kernels::GemmShape shape{a.batch, a.rows, b.cols, a.cols};
+  NpyArray SA, SB;
+  read_scale_operands(in, args.scales, {shape.batch, shape.M, shape.N, shape.K}, a.batched, SA, SB);
   NpyArray D;
   D.word_bytes = storage_bytes(in.d);
   D.shape = C.shape;
@@ -87,7 +106,8 @@ int run_gemm(const GemmArgs& args) {
     T.values.resize(T.size());
   }
   run_on_backend(args.backend, {&model, shape, A.values.data(), B.values.data(), C.values.data(), D.values.data(),
-                                args.trace.empty() ? nullptr : T.values.data()});
+                                args.trace.empty() ? nullptr : T.values.data(),
+                                SA.values.empty() ? nullptr : SA.values.data(), SB.values.empty() ? nullptr : SB.values.data()});
   write_npy(args.out, D);
   if (!args.trace.empty()) write_npy(args.trace, T);
   return kExitOk;
@@ -118,18 +138,28 @@ void add_gemm(CLI::App& app, int& status) {
   cmd->add_option("--d-type", lib->d_type, "With --library: C's and D's type (bf16 fp16 fp32)")->needs(library);
   cmd->add_option("--alpha", lib->alpha, "With --library: alpha (default 1)")->needs(library);
   cmd->add_option("--beta", lib->beta, "With --library: beta (default 0)")->needs(library);
-  cmd->add_option("--scale-a", lib->scale_a, "With --library, FP8: A's scale factor")->needs(library);
-  cmd->add_option("--scale-b", lib->scale_b, "With --library, FP8: B's scale factor")->needs(library);
+  // --scale-a/--scale-b: a block-scaled instruction's scale operands (files), or a library call's
+  // per-tensor scale factors (numbers).
+  auto scale_a = std::make_shared<std::string>(), scale_b = std::make_shared<std::string>();
+  cmd->add_option("--scale-a", *scale_a,
+                  "Block-scaled --instr: SA.npy [M,S] or [batch,M,S] uint8, S = ceil(K/block); with --library, FP8: A's "
+                  "scale factor (a number)");
+  cmd->add_option("--scale-b", *scale_b,
+                  "Block-scaled --instr: SB.npy [S,N] or [batch,S,N] uint8; with --library, FP8: B's "
+                  "scale factor");
   cmd->add_flag("--fast-accum", lib->fast_accum, "With --library, FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM")->needs(library);
   cmd->add_option("--algo", lib->algo, "With --library: auto (the recorded heuristic choice) or a JSON file")
       ->needs(library);
   cmd->add_option("--resolver", lib->resolver, "With --library: the recording whose heuristic choices --algo auto reads")
       ->needs(library);
-  cmd->callback([args, lib, &status] {
+  cmd->callback([args, lib, scale_a, scale_b, &status] {
     if (lib->library.empty()) {
+      args->scales = {*scale_a, *scale_b};
       status = run_gemm(*args);
       return;
     }
+    lib->scale_a = scale_a->empty() ? 1.0f : parse_scale_factor("--scale-a", *scale_a);
+    lib->scale_b = scale_b->empty() ? 1.0f : parse_scale_factor("--scale-b", *scale_b);
     if (lib->a_type.empty() || lib->b_type.empty() || lib->d_type.empty())
       throw InputError("--library", "a library call needs --a-type, --b-type and --d-type");
     lib->a = args->a;

@@ -27,7 +27,7 @@ void print_profile(ref::Arch a, bool verbose) {
   std::cout << ref::arch_name(a) << " (" << all.size() << " instructions)\n";
   for (const auto& m : all) {
     // wgmma is listed for n8 only unless --verbose; every N that is a multiple of 8 up to 256 exists.
-    if (!verbose && m.instr.family == ref::InstrFamily::wgmma && m.instr.n != 8) continue;
+    if (!verbose && ref::is_wide_n_variant(m.instr)) continue;
     std::cout << "  " << m.instr.name << "   [" << describe(m) << "]\n";
   }
 }
@@ -41,7 +41,7 @@ void print_coverage(const kernels::Backend& b, const std::vector<ref::Arch>& arc
     size_t arch_total = 0, arch_ran = 0;
     std::map<std::string, size_t> reasons;
     for (const auto& m : ref::instructions_of(a)) {
-      if (m.instr.family == ref::InstrFamily::wgmma && m.instr.n != 8) continue;
+      if (ref::is_wide_n_variant(m.instr)) continue;
       ++arch_total;
       const kernels::GemmShape shape{1, static_cast<size_t>(m.instr.m), static_cast<size_t>(m.instr.n),
                                      static_cast<size_t>(m.instr.k)};

@@ -6,7 +6,10 @@
 #include <vector>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/report_lock.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/record/input_writer.hpp"
+#include "mmaemu/reference/model.hpp"
 #ifdef MMAEMU_HAVE_CUDA
 #include "harness/core/interrupt_guard.hpp"
 #include "harness/core/report_lock.hpp"
@@ -30,7 +33,33 @@ struct RecordArgs {
   std::string commit;
   std::string lt_plan;
   size_t store_up_to = 0;
+  bool inputs_only = false;
+  std::string arch;
 };
+
+// --inputs-only: the planned inputs of every instruction given (every one of --arch at N = 8 without --instr),
+// written for a model to compute D from; no GPU.
+int write_inputs_only(const RecordArgs& a) {
+  if (a.arch.empty()) throw InputError("--inputs-only", "needs --arch: the profile whose instructions' inputs to write");
+  const auto arch = ref::parse_arch(a.arch);
+  if (!arch) throw InputError("--arch", "unknown architecture '" + a.arch + "'");
+  std::vector<std::string> names = a.instrs;
+  if (names.empty())
+    for (const auto& m : ref::instructions_of(*arch))
+      if (!ref::is_wide_n_variant(m.instr)) names.push_back(m.instr.name);
+  std::vector<record::InstructionRecording> recs;
+  std::string command = "mmaemu record --inputs-only --arch " + a.arch + " --out " + a.out + " --seed " + std::to_string(a.seed);
+  if (a.tiles) command += " --tiles-per-family " + std::to_string(a.tiles);
+  for (const std::string& name : names) {
+    const ref::Instruction& in = ref::lookup(*arch, name).instr;  // exit 2 when absent
+    recs.push_back(record::plan_recording(in, a.seed, a.tiles ? a.tiles : record::default_tiles_per_family(in)));
+    if (!a.instrs.empty()) command += " --instr " + name;
+  }
+  const ReportLock lock(a.out, "mmaemu");
+  record::write_recording_inputs(a.out, std::string(ref::arch_name(*arch)), a.seed, command, recs);
+  std::cout << "wrote the inputs of " << recs.size() << " instructions to " << a.out << "\n";
+  return kExitOk;
+}
 
 }  // namespace
 
@@ -47,7 +76,15 @@ void add_record(CLI::App& app, int& status) {
   cmd->add_option("--store-operands-up-to", args->store_up_to,
                   "With --cublaslt: store the operands of calls whose A, B and C hold at most this many elements");
   cmd->add_option("--commit", args->commit, "Commit to record in the manifest (default: the one this binary was built from)");
+  cmd->add_flag("--inputs-only", args->inputs_only,
+                "Write the planned inputs (a, b, c; scales) and inputs.json only, for a model to compute D; no GPU");
+  cmd->add_option("--arch", args->arch, "With --inputs-only: the profile (every instruction at N = 8, "
+                                        "unless --instr names some)");
   cmd->callback([args, &status] {
+    if (args->inputs_only) {
+      status = write_inputs_only(*args);
+      return;
+    }
 #ifdef MMAEMU_HAVE_CUDA
     const RecordArgs& a = *args;
     // Held for the recording: a second one into the same --out fails now (exit 2) naming this one's

@@ -53,7 +53,9 @@ rc::Gen<long> small_integer(long limit);
 // Integers as patterns of a format (tf32: fp32 patterns); each must be exact in it.
 std::vector<uint32_t> encode_integers(ref::FormatId f, const std::vector<long>& v);
 
-// The models of `profiles` (wgmma at N = 8: the arithmetic does not depend on N).
+// The models of `profiles` (wgmma and tcgen05 at N = 8: the arithmetic does not depend on N). Not the
+// block-scaled instructions: the properties here draw no scale operands (T3 holds those against the
+// reference with scales from every family).
 std::vector<const ref::InstructionModel*> models_of(ref::Arch profile);
 
 }  // namespace mmaemu::props

@@ -1,6 +1,8 @@
 #include "harness/record/recording.hpp"
 
 #include "harness/generators/rng.hpp"
+#include "harness/generators/scales.hpp"
+#include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::record {
 
@@ -41,6 +43,10 @@ InstructionRecording plan_recording(const ref::Instruction& instr, uint64_t seed
   r.a.resize(a_size * r.tiles);
   r.b.resize(b_size * r.tiles);
   r.c.resize(c_size * r.tiles);
+  r.scales_per_row = instr.scale ? ref::scale_count(instr, static_cast<size_t>(instr.k)) : 0;
+  const size_t sa_size = static_cast<size_t>(instr.m) * r.scales_per_row, sb_size = r.scales_per_row * instr.n;
+  r.sa.resize(sa_size * r.tiles);
+  r.sb.resize(sb_size * r.tiles);
   const uint64_t instr_seed = gen::mix_seed(seed, fnv1a(instr.name));
   int tile = 0;
   for (gen::Family f : families) {
@@ -48,6 +54,9 @@ InstructionRecording plan_recording(const ref::Instruction& instr, uint64_t seed
     for (int i = 0; i < tiles_per_family; ++i, ++tile) {
       const uint64_t tile_seed = gen::mix_seed(instr_seed, (static_cast<uint64_t>(f) << 32) | static_cast<uint32_t>(i));
       gen::generate_tile(f, instr, tile_seed, &r.a[a_size * tile], &r.b[b_size * tile], &r.c[c_size * tile]);
+      if (r.scales_per_row)
+        gen::generate_scales(f, instr, tile_seed, static_cast<size_t>(instr.m), r.scales_per_row,
+                             static_cast<size_t>(instr.n), &r.sa[sa_size * tile], &r.sb[sb_size * tile]);
     }
   }
   return r;

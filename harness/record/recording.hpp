@@ -24,6 +24,8 @@ struct InstructionRecording {
   int tiles = 0;
   std::vector<FamilyRange> families;
   std::vector<uint32_t> a, b, c, d;  // contract layout, raw bits widened to 32 bits
+  std::vector<uint32_t> sa, sb;      // block-scaled instructions: [tiles][M][S], [tiles][S][N]
+  size_t scales_per_row = 0;         // S (0: no scales)
 
   size_t outputs() const { return static_cast<size_t>(tiles) * instr.m * instr.n; }
 };
@@ -31,8 +33,9 @@ struct InstructionRecording {
 // Tiles per family that give at least 50,000 outputs over all families.
 int default_tiles_per_family(const ref::Instruction& instr);
 
-// Generates the inputs: `tiles_per_family` tiles of every family, in all_families() order. Tile i's
-// seed depends on (seed, instruction name, family, index within the family) only.
+// Generates the inputs: `tiles_per_family` tiles of every family, in all_families() order (and the
+// scales of a block-scaled instruction, from the same tile seeds). Tile i's seed depends on (seed,
+// instruction name, family, index within the family) only.
 InstructionRecording plan_recording(const ref::Instruction& instr, uint64_t seed, int tiles_per_family);
 
 using mmaemu::storage_bytes;  // bytes per stored element (harness/core/operands.hpp)

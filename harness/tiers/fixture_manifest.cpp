@@ -5,6 +5,7 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/core/operands.hpp"
+#include "harness/core/scale_operands.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/generators/families.hpp"
 #include "harness/tiers/tier_schema.hpp"
@@ -22,6 +23,7 @@ const Schema& manifest_schema() {
       required_key("arch", ValueType::string),
       required_key("recorded", ValueType::mapping),
       required_key("instructions", ValueType::sequence),
+      optional_key("source", ValueType::string).one_of({"hardware", "model"}),
   };
   return s;
 }
@@ -45,10 +47,13 @@ const Schema& family_schema() {
   return s;
 }
 
+constexpr std::array<const char*, 2> kScaleRoles = {"sa", "sb"};
+
 const Schema& files_schema() {
   static const Schema s = [] {
     Schema out;
     for (const char* role : kRoles) out.push_back(required_key(role, ValueType::mapping));
+    for (const char* role : kScaleRoles) out.push_back(optional_key(role, ValueType::mapping));
     return out;
   }();
   return s;
@@ -129,6 +134,14 @@ FixtureInstruction load_instruction(const YAML::Node& entry, ref::Arch arch, con
   in.families = load_families(v.at("families"), in.tiles, file, base);
   const SchemaValues files = check_mapping(v.at("files").node, file, files_schema(), "files", base);
   for (size_t i = 0; i < kRoles.size(); ++i) in.files[i] = load_file(files.at(kRoles[i]).node, file, base);
+  const bool scaled = in.model->instr.scale.has_value();
+  for (const char* role : kScaleRoles) {
+    const bool given = files.count(role) != 0;
+    if (given != scaled)
+      throw InputError(v.at("files").where, in.instr + (scaled ? " is block-scaled: its files need " : " takes no scales: its files have ") +
+                                                role);
+    if (given) in.scale_files.push_back(load_file(files.at(role).node, file, base));
+  }
   return in;
 }
 
@@ -144,6 +157,7 @@ FixtureManifest load_fixture_manifest(const std::filesystem::path& manifest_file
   const auto arch = ref::parse_arch(top.at("arch").text);
   if (!arch) throw InputError(top.at("arch").where, "unknown architecture '" + top.at("arch").text + "'");
   m.arch = *arch;
+  m.from_model = top.count("source") && top.at("source").text == "model";
   for (auto it = top.at("recorded").node.begin(); it != top.at("recorded").node.end(); ++it) {
     if (!it->second.IsScalar()) throw InputError(where(file, it->second), "provenance values are strings");
     m.recorded[it->first.Scalar()] = it->second.Scalar();
@@ -159,16 +173,19 @@ FixtureManifest load_fixture_manifest(const std::filesystem::path& manifest_file
   return m;
 }
 
+namespace {
+NpyArray read_checked(const FixtureFile& f) {
+  const std::string got = sha256_file(f.path);
+  if (got != f.sha256)
+    throw InputError(f.path.string(), "sha256 is " + got + " but the manifest (" + f.where + ") says " + f.sha256 +
+                                          "; the file changed since it was recorded");
+  return read_npy(f.path);
+}
+}  // namespace
+
 FixtureArrays load_fixture_arrays(const FixtureInstruction& instr) {
   std::array<NpyArray, 4> arrays;
-  for (size_t i = 0; i < kRoles.size(); ++i) {
-    const FixtureFile& f = instr.files[i];
-    const std::string got = sha256_file(f.path);
-    if (got != f.sha256)
-      throw InputError(f.path.string(), "sha256 is " + got + " but the manifest (" + f.where + ") says " + f.sha256 +
-                                            "; the file changed since it was recorded");
-    arrays[i] = read_npy(f.path);
-  }
+  for (size_t i = 0; i < kRoles.size(); ++i) arrays[i] = read_checked(instr.files[i]);
   FixtureArrays out{std::move(arrays[0]), std::move(arrays[1]), std::move(arrays[2]), std::move(arrays[3]), 0};
   const ref::Instruction& in = instr.model->instr;
   const std::string a_file = instr.files[0].path.string();
@@ -177,6 +194,13 @@ FixtureArrays load_fixture_arrays(const FixtureInstruction& instr) {
     throw InputError(a_file, "holds " + std::to_string(out.tiles) + " tiles but the manifest (" + instr.where + ") says " +
                                  std::to_string(instr.tiles));
   check_result(in, out.tiles, out.d, instr.files[3].path.string());
+  if (!instr.scale_files.empty()) {
+    out.sa = read_checked(instr.scale_files[0]);
+    out.sb = read_checked(instr.scale_files[1]);
+    check_scale_operands(in, {instr.scale_files[0].path.string(), instr.scale_files[1].path.string()}, out.sa, out.sb,
+                         {out.tiles, static_cast<size_t>(in.m), static_cast<size_t>(in.n), static_cast<size_t>(in.k)},
+                         true);
+  }
   return out;
 }
 

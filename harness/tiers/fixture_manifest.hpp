@@ -1,6 +1,8 @@
 // Fixture sets: recordings of a real GPU, one directory per set with a manifest.yaml (schema
 // "mmaemu-fixtures/1") that lists every instruction, its tiles, its input families and the sha256 of
-// its a.npy, b.npy, c.npy and d.npy. The manifest is schema-checked like a tier file.
+// its a.npy, b.npy, c.npy and d.npy (block-scaled instructions also sa.npy and sb.npy). The manifest
+// is schema-checked like a tier file. `source: model` marks a set whose d comes from a model of the
+// hardware (MMA-Sim), not from a GPU: replaying it pins no profile.
 #pragma once
 #include <array>
 #include <filesystem>
@@ -31,6 +33,7 @@ struct FixtureInstruction {
   size_t tiles = 0;
   std::vector<FixtureFamily> families;           // in order, covering [0, tiles)
   std::array<FixtureFile, 4> files;              // a, b, c, d
+  std::vector<FixtureFile> scale_files;          // sa, sb: block-scaled instructions only
   std::string where;                             // the entry in the manifest
 };
 
@@ -39,6 +42,7 @@ struct FixtureManifest {
   std::string set;             // "h200"
   ref::Arch arch;
   std::map<std::string, std::string> recorded;  // provenance
+  bool from_model = false;                       // source: model (d computed by a model, not a GPU)
   std::vector<FixtureInstruction> instructions;
 };
 
@@ -50,6 +54,7 @@ FixtureManifest load_fixture_manifest(const std::filesystem::path& manifest_file
 struct FixtureArrays {
   NpyArray a, b, c, d;
   size_t tiles = 0;
+  NpyArray sa, sb;  // block-scaled instructions: [T, M, S], [T, S, N]
 };
 
 // Verifies each file's sha256 against the manifest (a mismatch is an InputError naming the .npy and

@@ -15,7 +15,10 @@ void replay_instruction(const FixtureInstruction& fi, BitComparator& cmp) {
   const ref::Instruction& in = fi.model->instr;
   const size_t M = static_cast<size_t>(in.m), N = static_cast<size_t>(in.n), K = static_cast<size_t>(in.k);
   std::vector<uint32_t> d(rec.tiles * M * N);
-  ref::mma(*fi.model, rec.tiles, rec.a.values.data(), rec.b.values.data(), rec.c.values.data(), d.data());
+  const bool scaled = !rec.sa.values.empty();
+  ref::mma(*fi.model, rec.tiles, rec.a.values.data(), rec.b.values.data(), rec.c.values.data(), d.data(),
+           scaled ? rec.sa.values.data() : nullptr, scaled ? rec.sb.values.data() : nullptr);
+  const size_t S = scaled ? ref::scale_count(in, K) : 0;
 
   const int a_bytes = storage_bytes(in.a), b_bytes = storage_bytes(in.b), c_bytes = storage_bytes(in.c);
   const int d_bytes = storage_bytes(in.d);
@@ -28,7 +31,10 @@ void replay_instruction(const FixtureInstruction& fi, BitComparator& cmp) {
           "tile " + std::to_string(t) + " m " + std::to_string(m) + " n " + std::to_string(n),
           "a=" + hex_list(&rec.a.values[(t * M + m) * K], K, a_bytes) +
               " b=" + hex_list(&rec.b.values[t * K * N + n], K, b_bytes, N) +
-              " c=" + hex_bits(rec.c.values[out], c_bytes)};
+              " c=" + hex_bits(rec.c.values[out], c_bytes) +
+              (S ? " scale_a=" + hex_list(&rec.sa.values[(t * M + m) * S], S, 1) +
+                       " scale_b=" + hex_list(&rec.sb.values[t * S * N + n], S, 1, N)
+                 : std::string())};
     };
     cmp.compare(fi.instr + "/" + fam.name, std::span(rec.d.values).subspan(begin, count),
                 std::span(d).subspan(begin, count), d_bytes, describe);
@@ -47,15 +53,17 @@ SuiteResult replay_fixture_set(const std::filesystem::path& manifest_file) {
   BitComparator cmp(result);
   for (const FixtureInstruction& fi : manifest.instructions) replay_instruction(fi, cmp);
   set_verdict_from_counts(result);
-  // Every recorded output reproduced: the recording GPU's profile is pinned by hardware in this run.
-  if (result.verdict == Verdict::pass) result.pinned_profiles = {std::string(ref::arch_name(manifest.arch))};
+  // Every recorded output reproduced: the recording GPU's profile is pinned by hardware in this run (not
+  // by a model's outputs).
+  if (result.verdict == Verdict::pass && !manifest.from_model)
+    result.pinned_profiles = {std::string(ref::arch_name(manifest.arch))};
   return result;
 }
 
 SuiteKind fixture_replay_kind() {
   return {
       .name = "fixture-replay",
-      .description = "replays a fixture set recorded on a real GPU through the reference, bit for bit",
+      .description = "replays a fixture set (recorded on a real GPU, or a model's outputs) through the reference, bit for bit",
       .keys =
           {
               required_key("fixtures", ValueType::directory).described_as("fixture set").containing("manifest.yaml"),

@@ -5,7 +5,7 @@
 //     labels: [T3, cpu]
 //     backends: [host]          # backend names, or [all] (every backend of this build but the reference)
 //     profiles: [all]           # sm names, or [all]
-//     instructions: [all]       # all | mma | wgmma | PTX names (wgmma runs at N = 8)
+//     instructions: [all]       # all | mma | wgmma | tcgen05 | PTX names (wgmma, tcgen05 at N = 8)
 //     formats: [fp16, e4m3]     # optional: instructions whose A or B has one of these formats
 //     families: [all]           # input families (harness/generators)
 //     tiles: 4                  # single instructions: tiles per family (0: none)

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/generators/rng.hpp"
+#include "harness/generators/scales.hpp"
 
 namespace mmaemu::tiers {
 namespace {
@@ -69,7 +70,16 @@ GemmInputs allocate(const ref::InstructionModel& model, const kernels::GemmShape
   g.A.assign(kernels::a_count(shape), 0);
   g.B.assign(kernels::b_count(shape), 0);
   g.C.assign(kernels::c_count(shape), 0);
+  const size_t S = g.scales_per_row();
+  g.SA.assign(shape.batch * shape.M * S, 0);
+  g.SB.assign(shape.batch * S * shape.N, 0);
   return g;
+}
+
+// Batch entry t's scales, from their own stream of the entry's seed.
+void fill_scales(GemmInputs& g, size_t t, gen::Family family, uint64_t seed) {
+  const size_t S = g.scales_per_row(), M = g.shape.M, N = g.shape.N;
+  if (S) gen::generate_scales(family, g.model->instr, seed, M, S, N, &g.SA[t * M * S], &g.SB[t * S * N]);
 }
 
 }  // namespace
@@ -95,15 +105,20 @@ GemmInputs instruction_tiles(const ref::InstructionModel& model, gen::Family fam
   const ref::Instruction& in = model.instr;
   GemmInputs g = allocate(model, {tiles, size_t(in.m), size_t(in.n), size_t(in.k)});
   const size_t a = size_t(in.m) * in.k, b = size_t(in.k) * in.n, c = size_t(in.m) * in.n;
-  for (size_t t = 0; t < tiles; ++t)
+  for (size_t t = 0; t < tiles; ++t) {
     gen::generate_tile(family, in, gen::mix_seed(seed, t), &g.A[t * a], &g.B[t * b], &g.C[t * c]);
+    fill_scales(g, t, family, gen::mix_seed(seed, t));
+  }
   return g;
 }
 
 GemmInputs gemm_operands(const ref::InstructionModel& model, gen::Family family, const kernels::GemmShape& shape,
                          uint64_t seed) {
   GemmInputs g = allocate(model, shape);
-  for (size_t t = 0; t < shape.batch; ++t) fill_gemm(g, t, family, gen::mix_seed(seed, t));
+  for (size_t t = 0; t < shape.batch; ++t) {
+    fill_gemm(g, t, family, gen::mix_seed(seed, t));
+    fill_scales(g, t, family, gen::mix_seed(seed, t));
+  }
   return g;
 }
 

@@ -17,14 +17,19 @@
 
 namespace mmaemu::tiers {
 
-// One GEMM problem's inputs (layout of kernels/backend.hpp: A[batch][M][K], B[batch][K][N], C[batch][M][N]).
+// One GEMM problem's inputs (layout of kernels/backend.hpp: A[batch][M][K], B[batch][K][N], C[batch][M][N];
+// block-scaled instructions also SA[batch][M][S], SB[batch][S][N], drawn by gen::generate_scales).
 struct GemmInputs {
   const ref::InstructionModel* model = nullptr;
   kernels::GemmShape shape;
-  std::vector<uint32_t> A, B, C;
+  std::vector<uint32_t> A, B, C, SA, SB;
 
   size_t outputs() const { return kernels::c_count(shape); }
   size_t steps() const { return ref::gemm_steps(*model, shape.K); }
+  size_t scales_per_row() const { return kernels::scales_per_row(*model, shape); }
+  // Batch entry t's first scale of row m (A) and of column 0 (B); null without scales.
+  const uint32_t* sa(size_t t, size_t m) const { return SA.empty() ? nullptr : &SA[(t * shape.M + m) * scales_per_row()]; }
+  const uint32_t* sb(size_t t) const { return SB.empty() ? nullptr : &SB[t * scales_per_row() * shape.N]; }
 };
 
 // "33x17x70" -> {1, 33, 17, 70}; nullopt (with *why) when it is not M x N x K with each >= 1.

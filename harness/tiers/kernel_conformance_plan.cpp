@@ -53,13 +53,14 @@ std::optional<std::string> gpu_unavailable_reason() {
 
 bool InstructionFilter::selects(const ref::InstructionModel& m) const {
   const ref::Instruction& in = m.instr;
-  if (in.family == ref::InstrFamily::wgmma && in.n != 8) return false;  // N = 8 stands for every N
+  if (ref::is_wide_n_variant(in)) return false;  // N = 8 stands for every N
   if (!formats.empty() && std::find(formats.begin(), formats.end(), in.a) == formats.end() &&
       std::find(formats.begin(), formats.end(), in.b) == formats.end())
     return false;
   if (all) return true;
   if (mma && in.family == ref::InstrFamily::mma_sync) return true;
   if (wgmma && in.family == ref::InstrFamily::wgmma) return true;
+  if (tcgen05 && in.family == ref::InstrFamily::tcgen05) return true;
   return contains(names, in.name);
 }
 
@@ -135,10 +136,11 @@ InstructionFilter read_instruction_filter(const SuiteSpec& spec) {
       if (item == "all") continue;
       if (item == "mma") f.mma = true;
       else if (item == "wgmma") f.wgmma = true;
+      else if (item == "tcgen05") f.tcgen05 = true;
       else {
         std::string why;
         if (!ref::parse_instruction(item, &why))
-          throw InputError(v.where, "'instructions' entry '" + item + "' is neither all, mma, wgmma nor an instruction: " + why);
+          throw InputError(v.where, "'instructions' entry '" + item + "' is neither all, mma, wgmma, tcgen05 nor an instruction: " + why);
         f.names.push_back(item);
       }
     }

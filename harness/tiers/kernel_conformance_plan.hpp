@@ -22,11 +22,11 @@ const std::vector<std::string>& gpu_backend_names();
 // Why no GPU backend can run here ("built without CUDA", "no CUDA device: <CUDA's message>"), or nullopt.
 std::optional<std::string> gpu_unavailable_reason();
 
-// The instructions a suite covers on a profile: the profile's catalogue (wgmma at N = 8 only),
-// filtered by `instructions` (all, mma, wgmma or PTX names) and `formats` (A or B in the list).
+// The instructions a suite covers on a profile: the profile's catalogue (wgmma and tcgen05 at N = 8 only),
+// filtered by `instructions` (all, mma, wgmma, tcgen05 or PTX names) and `formats` (A or B in the list).
 struct InstructionFilter {
   bool all = true;
-  bool mma = false, wgmma = false;
+  bool mma = false, wgmma = false, tcgen05 = false;
   std::vector<std::string> names;
   std::vector<ref::FormatId> formats;  // empty: any
   bool selects(const ref::InstructionModel& m) const;
@@ -38,7 +38,7 @@ std::string format_label(const ref::Instruction& in);
 // Schema key builders shared by the kinds, so that the two read the same words the same way.
 KeySpec backends_key();      // backends: [all] or names
 KeySpec profiles_key();      // profiles: [all] or sm names
-KeySpec instructions_key();  // instructions: [all] | mma | wgmma | PTX names
+KeySpec instructions_key();  // instructions: [all] | mma | wgmma | tcgen05 | PTX names
 KeySpec formats_key();       // formats: [fp16, e4m3, ...]
 KeySpec families_key();      // families: [all] or family names
 KeySpec seed_key();          // seed: a whole number

@@ -68,7 +68,8 @@ GemmOutputs reference_outputs(const GemmInputs& in, bool trace) {
   for_each_slice(s, [&](const Slice& sl) {
     const size_t row0 = sl.batch * s.M + sl.row;  // first row of the slice among all batch rows
     ref::gemm(*in.model, sl.rows, s.N, s.K, &in.A[row0 * s.K], &in.B[sl.batch * s.K * s.N], &in.C[row0 * s.N],
-              &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr);
+              &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr, in.sa(sl.batch, sl.row),
+              in.sb(sl.batch));
   });
   return out;
 }
@@ -77,14 +78,16 @@ GemmOutputs backend_outputs(const kernels::Backend& backend, const GemmInputs& i
   GemmOutputs out = poisoned_outputs(in, trace);
   const kernels::GemmShape& s = in.shape;
   if (!runs_on_the_cpu(backend)) {
-    backend.run({in.model, s, in.A.data(), in.B.data(), in.C.data(), out.D.data(), trace ? out.trace.data() : nullptr});
+    backend.run({in.model, s, in.A.data(), in.B.data(), in.C.data(), out.D.data(), trace ? out.trace.data() : nullptr,
+                 in.sa(0, 0), in.sb(0)});
     return out;
   }
   const size_t steps = in.steps();
   for_each_slice(s, [&](const Slice& sl) {
     const size_t row0 = sl.batch * s.M + sl.row;
     backend.run({in.model, {1, sl.rows, s.N, s.K}, &in.A[row0 * s.K], &in.B[sl.batch * s.K * s.N], &in.C[row0 * s.N],
-                 &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr});
+                 &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr, in.sa(sl.batch, sl.row),
+                 in.sb(sl.batch)});
   });
   return out;
 }
@@ -98,10 +101,13 @@ size_t compare_outputs(BitComparator& cmp, const std::string& group, const GemmI
   const size_t steps = in.steps();
   const auto inputs_of = [&](size_t out) {
     const size_t t = out / (s.M * s.N), m = out / s.N % s.M, n = out % s.N;
+    const size_t S = in.scales_per_row();
     return std::pair{"(" + std::to_string(t) + "," + std::to_string(m) + "," + std::to_string(n) + ")",
                      "a=" + hex_list(&in.A[(t * s.M + m) * s.K], s.K, a_bytes) +
                          " b=" + hex_list(&in.B[t * s.K * s.N + n], s.K, b_bytes, s.N) +
-                         " c=" + hex_bits(in.C[out], c_bytes)};
+                         " c=" + hex_bits(in.C[out], c_bytes) +
+                         (S ? " scale_a=" + hex_list(in.sa(t, m), S, 1) + " scale_b=" + hex_list(in.sb(t) + n, S, 1, s.N)
+                            : std::string())};
   };
   size_t differ = cmp.compare(group, expected.D, got.D, d_bytes, [&](size_t i) {
     auto [where, inputs] = inputs_of(i);

@@ -62,47 +62,80 @@ MMAEMU_HD void add_term(int64_t& sum, bool neg, uint64_t sig, int exp, int frac_
 
 MMAEMU_HD bool is_zero_product(const Value& a, const Value& b) { return a.cls == Cls::zero || b.cls == Cls::zero; }
 
+// What the first pass over a block gathers: the specials (NaN, Inf*0 and Inf-Inf give the canonical
+// NaN, other Infs Inf) and the alignment exponent emax, zero terms at the profile's fixed exponent.
+struct BlockScan {
+  const BlockParams& bp;
+  bool nan = false, pos_inf = false, neg_inf = false;
+  int emax = INT32_MIN;
+  bool all_zero = true, all_neg_zero = true;
+
+  MMAEMU_HD void zero_term(bool neg) {
+    if (bp.has_zero_product_exp) emax = imax(emax, bp.zero_product_exp);
+    all_neg_zero = all_neg_zero && neg;
+  }
+  MMAEMU_HD void term(int exp) {
+    all_zero = false;
+    emax = imax(emax, exp);
+  }
+  // The addend's specials and term.
+  MMAEMU_HD void addend(const Value& c) {
+    if (c.cls == Cls::nan) nan = true;
+    if (c.cls == Cls::inf) (c.neg ? neg_inf : pos_inf) = true;
+    if (c.cls == Cls::zero) zero_term(c.neg); else term(c.exp);
+  }
+  // A product's specials; zero_factor: a further factor of it (a scale) is zero.
+  MMAEMU_HD void product_specials(const Value& a, const Value& b, bool zero_factor = false) {
+    if (a.cls == Cls::nan || b.cls == Cls::nan) nan = true;
+    const bool ia = a.cls == Cls::inf, ib = b.cls == Cls::inf;
+    if (ia || ib) {
+      if ((ia && b.cls == Cls::zero) || (ib && a.cls == Cls::zero) || zero_factor) nan = true;
+      if (a.neg != b.neg) neg_inf = true; else pos_inf = true;
+    }
+  }
+  MMAEMU_HD bool special() const { return nan || pos_inf || neg_inf; }
+  MMAEMU_HD uint32_t special_result(const FmtParams& out) const {
+    if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
+    return infinity_bits(out, neg_inf);
+  }
+};
+
+// A block's result from its scan and the exact sum of its truncated terms (units of 2^(emax - F)):
+// +-0 when every term was zero (-0 only when all were -0), else the sum rounded once, a non-zero sum
+// that rounds to zero giving +0 whatever its sign.
+MMAEMU_HD uint32_t block_result(const BlockScan& scan, int64_t sum) {
+  const BlockParams& bp = scan.bp;
+  const FmtParams& out = bp.result;
+  const bool all_zero = scan.all_zero, all_neg_zero = scan.all_neg_zero;
+  const int emax = scan.emax;
+  if (all_zero) return zero_bits(out, all_neg_zero);
+  const bool neg = sum < 0;
+  const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
+  const uint32_t r = round_to(out, neg, mag, emax - bp.F, bp.round_nearest, bp.rz_overflow_to_inf);
+  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
+}
+
 // One block: c + sum of the products of elements [start, start + n), as one T-FDPA rounded to
-// bp.result. Specials first (NaN, inf*0 and inf-inf give the canonical NaN); then the finite sum.
+// bp.result. Specials first; then the finite sum.
 template <class Load>
 MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtParams& fb, const Load& load,
                          int start, int n, const FmtParams& fc, uint32_t c_bits) {
-  const FmtParams& out = bp.result;
   const Value c = decode(fc, c_bits);
-  bool nan = c.cls == Cls::nan, pos_inf = c.cls == Cls::inf && !c.neg, neg_inf = c.cls == Cls::inf && c.neg;
-  // Pass 1: specials, and the alignment exponent emax (zero terms at the profile's fixed exponent).
-  int emax = INT32_MIN;
-  bool all_zero = true, all_neg_zero = true;
-  auto zero_term = [&](bool neg) {
-    if (bp.has_zero_product_exp) emax = imax(emax, bp.zero_product_exp);
-    all_neg_zero = all_neg_zero && neg;
-  };
+  // Pass 1: specials, and the alignment exponent emax.
+  BlockScan scan{bp};
   for (int i = start; i < start + n; ++i) {
     uint32_t ab, bb;
     load(i, ab, bb);
     const Value a = read_operand(fa, ab, bp), b = read_operand(fb, bb, bp);
-    if (a.cls == Cls::nan || b.cls == Cls::nan) nan = true;
-    const bool ia = a.cls == Cls::inf, ib = b.cls == Cls::inf;
-    if (ia || ib) {
-      if ((ia && b.cls == Cls::zero) || (ib && a.cls == Cls::zero)) nan = true;
-      if (a.neg != b.neg) neg_inf = true; else pos_inf = true;
-    }
-    if (is_zero_product(a, b)) {
-      zero_term(a.neg != b.neg);
-    } else {
-      all_zero = false;
-      emax = imax(emax, a.exp + b.exp);
-    }
+    scan.product_specials(a, b);
+    if (is_zero_product(a, b))
+      scan.zero_term(a.neg != b.neg);
+    else
+      scan.term(a.exp + b.exp);
   }
-  if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
-  if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
-  if (c.cls == Cls::zero) {
-    zero_term(c.neg);
-  } else {
-    all_zero = false;
-    emax = imax(emax, c.exp);
-  }
-  if (all_zero) return zero_bits(out, all_neg_zero);
+  scan.addend(c);
+  if (scan.special()) return scan.special_result(bp.result);
+  if (scan.all_zero) return block_result(scan, 0);
 
   // Pass 2: the exact sum of the truncated terms.
   const int pf = fa.man_bits + fb.man_bits;
@@ -112,15 +145,135 @@ MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtPa
     load(i, ab, bb);
     const Value a = read_operand(fa, ab, bp), b = read_operand(fb, bb, bp);
     if (is_zero_product(a, b)) continue;
-    add_term(sum, a.neg != b.neg, uint64_t{a.sig} * b.sig, a.exp + b.exp, pf, emax, bp);
+    add_term(sum, a.neg != b.neg, uint64_t{a.sig} * b.sig, a.exp + b.exp, pf, scan.emax, bp);
   }
-  if (c.cls != Cls::zero) add_term(sum, c.neg, c.sig, c.exp, fc.man_bits, emax, bp);
+  if (c.cls != Cls::zero) add_term(sum, c.neg, c.sig, c.exp, fc.man_bits, scan.emax, bp);
+  return block_result(scan, sum);
+}
 
-  const bool neg = sum < 0;
-  const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
-  const uint32_t r = round_to(out, neg, mag, emax - bp.F, bp.round_nearest, bp.rz_overflow_to_inf);
-  // A non-zero sum that rounds to zero gives +0 whatever its sign.
-  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
+// --- block-scaled instructions ---------------------------------------------------------------------
+// A scale pattern decoded like an operand (value = sig * 2^(exp - man bits)): ue8m0 is 2^(bits - 127)
+// with no zero and 0xFF NaN; ue4m3 is e4m3 without its sign bit (7 bits), 0x7F NaN, 0 zero.
+MMAEMU_HD int scale_man_bits(const ScaleParams& sp) { return sp.ue4m3 ? 3 : 0; }
+MMAEMU_HD Value decode_scale(const ScaleParams& sp, uint32_t bits) {
+  if (!sp.ue4m3) {
+    if (bits == 0xFFu) return {Cls::nan, false, 0, 0};
+    return {Cls::normal, false, static_cast<int>(bits) - 127, 1u};
+  }
+  bits &= 0x7Fu;
+  if (bits == 0x7Fu) return {Cls::nan, false, 0, 0};
+  const uint32_t bexp = bits >> 3, frac = bits & 7u;
+  if (bexp == 0) return {frac ? Cls::subnormal : Cls::zero, false, -6, frac};
+  return {Cls::normal, false, static_cast<int>(bexp) - 7, frac | 8u};
+}
+
+// Detects a loader that also gives scales: load.scales(i, sa_bits, sb_bits) for the step's k = i.
+template <class L, class = void>
+struct loads_scales {
+  static constexpr bool value = false;
+};
+template <class L>
+struct loads_scales<L, decltype(void(&L::scales))> {
+  static constexpr bool value = true;
+};
+
+// One block of a block-scaled instruction, k in [start, start + n): as block(), each product also
+// multiplied by its two scales. group = 0: every product a*b*sa*sb is a term aligned at its own
+// exponent. group = G: the products of each G consecutive k are summed exactly (an integer in units of
+// the smallest product, 2^(emin_a - m_a + emin_b - m_b)), and the group times its scales is a term
+// aligned at the scales' exponent; a group whose products are all zero, or whose scale is zero, is a
+// zero term (+0 when its products are not all zero). A NaN scale gives NaN, as does Inf times a zero
+// scale.
+template <class Load>
+MMAEMU_HD uint32_t scaled_block(const InstrParams& ip, const Load& load, int start, int n, const FmtParams& fc,
+                                uint32_t c_bits) {
+  const BlockParams& bp = ip.block;
+  const ScaleParams& sp = ip.scale;
+  const FmtParams &fa = ip.a, &fb = ip.b;
+  const Value c = decode(fc, c_bits);
+  BlockScan scan{bp};
+  // The grouped form's terms (L / G of them: at most 8; params_from_profile checks it).
+  constexpr int kMaxGroups = 8;
+  int64_t group_sum[kMaxGroups] = {};
+  int group_exp[kMaxGroups] = {};
+  uint32_t group_scale_sig[kMaxGroups] = {};
+  bool group_live[kMaxGroups] = {};
+  // Pass 1: specials, group sums, and the alignment exponent.
+  for (int g0 = start, g = 0; g0 < start + n; g0 += sp.group ? sp.group : n, ++g) {
+    const int len = sp.group ? imin(sp.group, start + n - g0) : n;
+    Value xa{}, xb{};  // the scales: the group's, or (group = 0) each k's own
+    const auto read_scales = [&](int i) {
+      uint32_t sab, sbb;
+      load.scales(i, sab, sbb);
+      xa = decode_scale(sp, sab);
+      xb = decode_scale(sp, sbb);
+      if (xa.cls == Cls::nan || xb.cls == Cls::nan) scan.nan = true;
+    };
+    if (sp.group) {  // every k of a group shares its scales (the scale block is a multiple of G)
+      read_scales(g0);
+      group_exp[g] = xa.exp + xb.exp;
+      group_scale_sig[g] = xa.sig * xb.sig;
+    }
+    bool any_nonzero = false, group_neg_zero = true;
+    for (int i = g0; i < g0 + len; ++i) {
+      uint32_t ab, bb;
+      load(i, ab, bb);
+      if (!sp.group) read_scales(i);
+      const Value a = decode(fa, ab), b = decode(fb, bb);
+      const bool zero_scale = xa.cls == Cls::zero || xb.cls == Cls::zero, zero = is_zero_product(a, b);
+      scan.product_specials(a, b, zero_scale);
+      if (!sp.group) {
+        if (zero || zero_scale)
+          scan.zero_term(a.neg != b.neg);
+        else
+          scan.term(a.exp + b.exp + xa.exp + xb.exp);
+      } else if (zero) {
+        group_neg_zero = group_neg_zero && a.neg != b.neg;
+      } else {
+        any_nonzero = true;
+        const int64_t p = static_cast<int64_t>(uint64_t{a.sig} * b.sig) << ((a.exp - emin(fa)) + (b.exp - emin(fb)));
+        group_sum[g] += a.neg != b.neg ? -p : p;
+      }
+    }
+    if (!sp.group) continue;
+    group_live[g] = any_nonzero && xa.cls != Cls::zero && xb.cls != Cls::zero;
+    if (group_live[g])
+      scan.term(group_exp[g]);
+    else
+      scan.zero_term(!any_nonzero && group_neg_zero);  // non-zero products times a zero scale: +0
+  }
+  scan.addend(c);
+  if (scan.special()) return scan.special_result(bp.result);
+  if (scan.all_zero) return block_result(scan, 0);
+
+  // Pass 2: the exact sum of the truncated terms.
+  const int scale_frac_bits = 2 * scale_man_bits(sp);
+  int64_t sum = 0;
+  if (!sp.group) {
+    for (int i = start; i < start + n; ++i) {
+      uint32_t ab, bb, sab, sbb;
+      load(i, ab, bb);
+      load.scales(i, sab, sbb);
+      const Value a = decode(fa, ab), b = decode(fb, bb);
+      const Value xa = decode_scale(sp, sab), xb = decode_scale(sp, sbb);
+      if (is_zero_product(a, b) || xa.cls == Cls::zero || xb.cls == Cls::zero) continue;
+      add_term(sum, a.neg != b.neg, uint64_t{a.sig} * b.sig * xa.sig * xb.sig, a.exp + b.exp + xa.exp + xb.exp,
+               fa.man_bits + fb.man_bits + scale_frac_bits, scan.emax, bp);
+    }
+  } else {
+    // A group's value: |sum| * scale sig * 2^(unit + exp - scale_frac_bits), unit the smallest product's weight.
+    const int unit = emin(fa) - fa.man_bits + emin(fb) - fb.man_bits;
+    for (int g = 0; g * sp.group < n; ++g) {
+      if (!group_live[g]) continue;
+      const bool neg = group_sum[g] < 0;
+      const uint64_t mag =
+          (neg ? uint64_t{0} - static_cast<uint64_t>(group_sum[g]) : static_cast<uint64_t>(group_sum[g])) *
+          group_scale_sig[g];
+      add_term(sum, neg, mag, group_exp[g], scale_frac_bits - unit, scan.emax, bp);
+    }
+  }
+  if (c.cls != Cls::zero) add_term(sum, c.neg, c.sig, c.exp, fc.man_bits, scan.emax, bp);
+  return block_result(scan, sum);
 }
 
 // The block result as D's format: e8m13 is already an fp32 pattern; otherwise re-rounded (RNE).
@@ -129,13 +282,22 @@ MMAEMU_HD uint32_t to_output(const FmtParams& acc, uint32_t bits, const FmtParam
   return convert(acc, bits, d, true);
 }
 
+// One block of a chain: scaled or not. A loader without scales is never given a block-scaled instruction.
+template <class Load>
+MMAEMU_HD uint32_t chained_block(const InstrParams& ip, const Load& load, int start, int n, const FmtParams& fc,
+                                 uint32_t acc) {
+  if constexpr (loads_scales<Load>::value)
+    if (ip.scale.present) return scaled_block(ip, load, start, n, fc, acc);
+  return block(ip.block, ip.a, ip.b, load, start, n, fc, acc);
+}
+
 // An instruction that is not lowered over n elements: blocks of L chained from c, the last one short.
 template <class Load>
 MMAEMU_HD uint32_t block_chain(const InstrParams& ip, const Load& load, int n, uint32_t c) {
   const FmtParams* acc_fmt = &ip.c;
   uint32_t acc = c;
   for (int start = 0; start < n; start += ip.block.L) {
-    acc = block(ip.block, ip.a, ip.b, load, start, imin(ip.block.L, n - start), *acc_fmt, acc);
+    acc = chained_block(ip, load, start, imin(ip.block.L, n - start), *acc_fmt, acc);
     acc_fmt = &ip.block.result;
   }
   return to_output(*acc_fmt, acc, ip.d);
@@ -219,13 +381,21 @@ MMAEMU_HD uint32_t emu_step(const OpParams& p, const Load& load, uint32_t c) {
   return ieee_add(p.instr.d, p.via.d, acc, p.instr.c, c);
 }
 
-// Loads a step's elements from strided raw bits, zero past the end of K.
+// Loads a step's elements from strided raw bits, zero past the end of K; for block-scaled instructions
+// also their scales: A's row's sa[j] (consecutive) and B's column's sb[j * sb_stride] for the k in
+// [j * block, (j + 1) * block), the scale 1.0 past the last one (the padding of K).
 struct StridedLoad {
   const uint32_t* a;
   size_t a_stride;
   const uint32_t* b;
   size_t b_stride;
   int valid;  // elements of this step inside K
+  const uint32_t* sa = nullptr;
+  const uint32_t* sb = nullptr;
+  size_t sb_stride = 1;
+  size_t first_k = 0;       // the step's first k
+  size_t scale_count = 0;   // scales per row
+  ScaleParams sp{};
   MMAEMU_HD void operator()(int i, uint32_t& x, uint32_t& y) const {
     if (i < valid) {
       x = a[static_cast<size_t>(i) * a_stride];
@@ -235,19 +405,34 @@ struct StridedLoad {
       y = 0;
     }
   }
+  MMAEMU_HD void scales(int i, uint32_t& x, uint32_t& y) const {
+    const size_t j = (first_k + static_cast<size_t>(i)) / static_cast<size_t>(sp.block);
+    if (j < scale_count) {
+      x = sa[j];
+      y = sb[j * sb_stride];
+    } else {
+      x = y = sp.ue4m3 ? 0x38u : 127u;  // 1.0
+    }
+  }
 };
 
 // One GEMM output: a_row[kk * a_stride] and b_col[kk * b_stride] for kk < K, addend c. When trace is
 // given, trace[s * trace_stride] receives the accumulator after step s (ref::gemm_steps(model, K) steps,
 // the count the callers size the trace by: the steps are counted in one place, the reference).
+// Block-scaled instructions also take the row's scales sa[j] and the column's sb[j * sb_stride],
+// j < ceil(K / block).
 MMAEMU_HD uint32_t emu_gemm_element(const OpParams& p, const uint32_t* a_row, size_t a_stride,
                                     const uint32_t* b_col, size_t b_stride, size_t K, uint32_t c,
-                                    uint32_t* trace = nullptr, size_t trace_stride = 1) {
+                                    uint32_t* trace = nullptr, size_t trace_stride = 1,
+                                    const uint32_t* sa = nullptr, const uint32_t* sb = nullptr,
+                                    size_t sb_stride = 1) {
   const size_t k = static_cast<size_t>(p.instr.k);
+  const ScaleParams& sp = p.instr.scale;
+  const size_t scale_count = sp.present ? (K + static_cast<size_t>(sp.block) - 1) / static_cast<size_t>(sp.block) : 0;
   uint32_t acc = c;
   for (size_t s = 0, base = 0; base < K; ++s, base += k) {
     const StridedLoad load{a_row + base * a_stride, a_stride, b_col + base * b_stride, b_stride,
-                           static_cast<int>(K - base < k ? K - base : k)};
+                           static_cast<int>(K - base < k ? K - base : k), sa, sb, sb_stride, base, scale_count, sp};
     acc = emu_step(p, load, acc);
     if (trace) trace[s * trace_stride] = acc;
   }

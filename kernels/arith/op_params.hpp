@@ -40,11 +40,22 @@ struct BlockParams {
   bool tf32_input_nearest = false;   // fp32 patterns read as tf32 by RNE (else by dropping bits)
 };
 
+// The scale operands of a block-scaled instruction: one per `block` consecutive k of A's row and of B's
+// column, in ue8m0 (2^(bits - 127), 0xFF NaN) or ue4m3 (e4m3 without its sign, 7 bits: 0x7F NaN).
+struct ScaleParams {
+  bool present = false;
+  bool ue4m3 = false;  // false: ue8m0
+  int block = 0;
+  int group = 0;  // 0: each product a*b*sa*sb is a term; G: each G consecutive products summed exactly
+                  // first, the group times its scales aligned at the scales' exponent
+};
+
 // One tensor-core instruction that is not lowered.
 struct InstrParams {
   FmtParams a{}, b{}, c{}, d{};
   int k = 0;  // the instruction's K: one GEMM step
   BlockParams block{};
+  ScaleParams scale{};
 };
 
 // The instruction being emulated. When `lowered`, each step runs as the compiler's lowering: a and b

@@ -143,8 +143,8 @@ class TcBackend final : public Backend {
     if (!same_block(model.block, ref::lookup(model.arch, model.instr.name).block))
       return "tc: the model's block differs from " + gpu_name + "'s own; the tensor cores give only their own";
     if (!find_native(model.instr.name)) {
-      if (model.instr.family == ref::InstrFamily::wgmma && model.instr.n != 8)
-        return "tc: " + model.instr.name + ": only m64n8 wgmma kernels are built (N = " +
+      if (ref::is_wide_n_variant(model.instr))
+        return "tc: " + model.instr.name + ": only the N = 8 kernels of wgmma are built (N = " +
                std::to_string(model.instr.n) + ")";
       return "tc: no native kernel for " + model.instr.name;
     }

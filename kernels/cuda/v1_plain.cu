@@ -15,14 +15,17 @@ namespace {
 
 __global__ void v1_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint32_t* __restrict__ A,
                         const uint32_t* __restrict__ B, const uint32_t* __restrict__ C, uint32_t* __restrict__ D,
-                        uint32_t* __restrict__ trace) {
+                        uint32_t* __restrict__ trace, const uint32_t* __restrict__ SA,
+                        const uint32_t* __restrict__ SB, size_t scales) {
   const size_t total = s.batch * s.M * s.N, stride = size_t{gridDim.x} * blockDim.x;
   for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < total; o += stride) {
     const size_t n = o % s.N, m = (o / s.N) % s.M, t = o / (s.N * s.M);
     const uint32_t* a_row = A + (t * s.M + m) * s.K;
     const uint32_t* b_col = B + t * s.K * s.N + n;
     uint32_t* tr = trace ? trace + o * steps : nullptr;
-    D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], tr, 1);
+    const uint32_t* sa = scales ? SA + (t * s.M + m) * scales : nullptr;
+    const uint32_t* sb = scales ? SB + t * scales * s.N + n : nullptr;
+    D[o] = arith::emu_gemm_element(p, a_row, 1, b_col, s.N, s.K, C[o], tr, 1, sa, sb, s.N);
   }
 }
 
@@ -40,11 +43,16 @@ class V1Backend final : public Backend {
     if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + *why);
     const arith::OpParams p = params_from_profile(*pr.model);
     const GemmShape& s = pr.shape;
-    const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s);
-    DeviceBuffer<uint32_t> A(a_count(s)), B(b_count(s)), C(outputs), D(outputs), T(pr.trace ? outputs * steps : 0);
+    const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s), S = scales_per_row(*pr.model, s);
+    DeviceBuffer<uint32_t> A(a_count(s)), B(b_count(s)), C(outputs), D(outputs), T(pr.trace ? outputs * steps : 0),
+        SA(s.batch * s.M * S), SB(s.batch * S * s.N);
     A.upload(pr.A);
     B.upload(pr.B);
     C.upload(pr.C);
+    if (S) {
+      SA.upload(pr.SA);
+      SB.upload(pr.SB);
+    }
     D.fill_bytes(0xFF);  // poison: every output must be overwritten
     T.fill_bytes(0xFF);
     RunInfo info{name(), 0};
@@ -54,7 +62,7 @@ class V1Backend final : public Backend {
       EventTimer timer;
       timer.start();
       v1_gemm<<<static_cast<unsigned>(blocks), threads>>>(p, s, steps, A.get(), B.get(), C.get(), D.get(),
-                                                          pr.trace ? T.get() : nullptr);
+                                                          pr.trace ? T.get() : nullptr, SA.get(), SB.get(), S);
       cuda_check(cudaGetLastError(), "v1 kernel launch");
       info.kernel_ms = timer.stop_ms();
       cuda_check(cudaDeviceSynchronize(), "v1 kernel");

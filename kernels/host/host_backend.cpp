@@ -22,7 +22,7 @@ class HostBackend final : public Backend {
     const auto start = std::chrono::steady_clock::now();
     const arith::OpParams p = params_from_profile(*pr.model);
     const GemmShape& s = pr.shape;
-    const size_t steps = ref::gemm_steps(*pr.model, s.K);
+    const size_t steps = ref::gemm_steps(*pr.model, s.K), S = scales_per_row(*pr.model, s);
     for (size_t t = 0; t < s.batch; ++t) {
       const uint32_t* A = pr.A + t * s.M * s.K;
       const uint32_t* B = pr.B + t * s.K * s.N;
@@ -30,7 +30,10 @@ class HostBackend final : public Backend {
         for (size_t n = 0; n < s.N; ++n) {
           const size_t o = (t * s.M + m) * s.N + n;
           uint32_t* trace = pr.trace ? pr.trace + o * steps : nullptr;
-          const uint32_t d = arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1);
+          const uint32_t* sa = S ? pr.SA + (t * s.M + m) * S : nullptr;
+          const uint32_t* sb = S ? pr.SB + t * S * s.N + n : nullptr;
+          const uint32_t d =
+              arith::emu_gemm_element(p, A + m * s.K, 1, B + n, s.N, s.K, pr.C[o], trace, 1, sa, sb, s.N);
           pr.D[o] = d;
         }
     }

@@ -17,11 +17,12 @@ class ReferenceBackend final : public Backend {
   RunInfo run(const GemmProblem& pr) const override {
     const auto start = std::chrono::steady_clock::now();
     const GemmShape& s = pr.shape;
-    const size_t steps = ref::gemm_steps(*pr.model, s.K);
+    const size_t steps = ref::gemm_steps(*pr.model, s.K), S = scales_per_row(*pr.model, s);
     for (size_t t = 0; t < s.batch; ++t) {
       const size_t out = t * s.M * s.N;
       ref::gemm(*pr.model, s.M, s.N, s.K, pr.A + t * s.M * s.K, pr.B + t * s.K * s.N, pr.C + out, pr.D + out,
-                pr.trace ? pr.trace + out * steps : nullptr);
+                pr.trace ? pr.trace + out * steps : nullptr, S ? pr.SA + t * s.M * S : nullptr,
+                S ? pr.SB + t * S * s.N : nullptr);
     }
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
     return {name(), ms.count()};

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "harness/generators/families.hpp"
+#include "harness/generators/scales.hpp"
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/formats.hpp"
 #include "kernels/backend.hpp"
@@ -148,7 +149,19 @@ TEST(KernelArith, PartSizesCoverK) {
 struct Gemm {
   GemmShape shape;
   std::vector<uint32_t> A, B, C;
+  std::vector<uint32_t> SA, SB;  // block-scaled instructions: [batch][M][S], [batch][S][N]
 };
+
+// The scales of a block-scaled instruction's GEMM, from an input family (nothing for the others).
+void add_scales(Gemm& g, const ref::Instruction& in, gen::Family fam, uint64_t seed) {
+  if (!in.scale) return;
+  const GemmShape& s = g.shape;
+  const size_t S = ref::scale_count(in, s.K);
+  g.SA.resize(s.batch * s.M * S);
+  g.SB.resize(s.batch * S * s.N);
+  for (size_t t = 0; t < s.batch; ++t)
+    gen::generate_scales(fam, in, seed + t, s.M, S, s.N, g.SA.data() + t * s.M * S, g.SB.data() + t * S * s.N);
+}
 
 // Operands of a batch of GEMMs from an input family: each batch entry is one generated "tile" of the
 // GEMM's own shape.
@@ -161,6 +174,7 @@ Gemm make_gemm(const ref::Instruction& in, gen::Family fam, GemmShape s, uint64_
   for (size_t t = 0; t < s.batch; ++t)
     gen::generate_tile(fam, shaped, seed + t, g.A.data() + t * s.M * s.K, g.B.data() + t * s.K * s.N,
                        g.C.data() + t * s.M * s.N);
+  add_scales(g, in, fam, seed);
   return g;
 }
 
@@ -188,6 +202,7 @@ Gemm make_scaled_gemm(const ref::Instruction& in, GemmShape s, int product_exp, 
   for (size_t i = 0; i < g.A.size(); ++i) g.A[i] = near(in.a, row_exp[i / s.K] + noise(1));
   for (size_t i = 0; i < g.B.size(); ++i) g.B[i] = near(in.b, product_exp - product_exp / 2 + noise(3));
   for (auto& v : g.C) v = (rng() & 1) ? 0u : near(in.c, product_exp + noise(4));
+  add_scales(g, in, gen::Family::small_int, seed);  // unit scales: the products stay where aimed
   return g;
 }
 
@@ -201,6 +216,7 @@ Gemm make_signed_zero_gemm(const ref::Instruction& in, GemmShape s, uint64_t see
   for (size_t i = 0; i < g.B.size(); ++i)
     g.B[i] = ref::zero_bits(in.b, (i % s.N) % 2 == 1 && (rng() & 1));
   for (auto& v : g.C) v = ref::zero_bits(in.c, rng() & 1);
+  add_scales(g, in, gen::Family::realistic, seed);
   return g;
 }
 
@@ -223,10 +239,14 @@ size_t expect_same_bits(const ref::InstructionModel& m, const Gemm& g, const std
   const size_t steps = ref::gemm_steps(m, s.K), outs = c_count(s);
   // The host's outputs start poisoned: one left unwritten cannot pass where the answer is +0.
   std::vector<uint32_t> D(outs, kPoison), T(outs * steps, kPoison), wantD(outs), wantT(outs * steps);
-  host_backend().run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data()});
+  const bool scaled = !g.SA.empty();
+  const size_t S = scaled ? ref::scale_count(m.instr, s.K) : 0;
+  host_backend().run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data(), scaled ? g.SA.data() : nullptr,
+                      scaled ? g.SB.data() : nullptr});
   for (size_t t = 0; t < s.batch; ++t)
     ref::gemm(m, s.M, s.N, s.K, g.A.data() + t * s.M * s.K, g.B.data() + t * s.K * s.N, g.C.data() + t * s.M * s.N,
-              wantD.data() + t * s.M * s.N, wantT.data() + t * s.M * s.N * steps);
+              wantD.data() + t * s.M * s.N, wantT.data() + t * s.M * s.N * steps,
+              scaled ? g.SA.data() + t * s.M * S : nullptr, scaled ? g.SB.data() + t * S * s.N : nullptr);
   for (size_t o = 0; o < outs; ++o) {
     const size_t t = o / (s.M * s.N), r = (o / s.N) % s.M, n = o % s.N;
     for (size_t st = 0; st < steps; ++st)
@@ -250,7 +270,7 @@ TEST_P(HostVsReference, EveryInstructionFamilyAndShapeBitForBit) {
   const ref::Arch arch = GetParam();
   size_t compared = 0, models = 0;
   for (const ref::InstructionModel& m : ref::instructions_of(arch)) {
-    if (m.instr.family == ref::InstrFamily::wgmma && m.instr.n != 8) continue;
+    if (ref::is_wide_n_variant(m.instr)) continue;
     ++models;
     const size_t k = static_cast<size_t>(m.instr.k);
     const std::vector<GemmShape> shapes = {

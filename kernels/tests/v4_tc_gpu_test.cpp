@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "harness/generators/families.hpp"
+#include "harness/generators/scales.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/registry.hpp"
@@ -36,6 +37,10 @@ std::string hex(uint32_t v) {
 struct Problem {
   GemmShape shape;
   std::vector<uint32_t> A, B, C;
+  std::vector<uint32_t> SA, SB;  // block-scaled instructions: [batch][M][S], [batch][S][N]
+  size_t S = 0;
+  const uint32_t* sa(size_t b) const { return S ? SA.data() + b * shape.M * S : nullptr; }
+  const uint32_t* sb(size_t b) const { return S ? SB.data() + b * S * shape.N : nullptr; }
 };
 
 // One GEMM's inputs from a family generator (each batch entry its own seed).
@@ -45,9 +50,15 @@ Problem make_problem(const ref::InstructionModel& m, gen::Family family, GemmSha
   shape_of.m = static_cast<int>(s.M);
   shape_of.n = static_cast<int>(s.N);
   shape_of.k = static_cast<int>(s.K);
-  for (size_t b = 0; b < s.batch; ++b)
+  p.S = m.instr.scale ? ref::scale_count(m.instr, s.K) : 0;
+  p.SA.resize(s.batch * s.M * p.S);
+  p.SB.resize(s.batch * p.S * s.N);
+  for (size_t b = 0; b < s.batch; ++b) {
     gen::generate_tile(family, shape_of, seed * 1000003u + b, p.A.data() + b * s.M * s.K,
                        p.B.data() + b * s.K * s.N, p.C.data() + b * s.M * s.N);
+    if (p.S) gen::generate_scales(family, m.instr, seed * 1000003u + b, s.M, p.S, s.N, p.SA.data() + b * s.M * p.S,
+                                  p.SB.data() + b * p.S * s.N);
+  }
   return p;
 }
 
@@ -61,7 +72,8 @@ Expected reference_of(const ref::InstructionModel& m, const Problem& p) {
   Expected e{std::vector<uint32_t>(c_count(s)), std::vector<uint32_t>(c_count(s) * steps)};
   for (size_t b = 0; b < s.batch; ++b)
     ref::gemm(m, s.M, s.N, s.K, p.A.data() + b * s.M * s.K, p.B.data() + b * s.K * s.N,
-              p.C.data() + b * s.M * s.N, e.D.data() + b * s.M * s.N, e.trace.data() + b * s.M * s.N * steps);
+              p.C.data() + b * s.M * s.N, e.D.data() + b * s.M * s.N, e.trace.data() + b * s.M * s.N * steps,
+              p.sa(b), p.sb(b));
   return e;
 }
 
@@ -76,7 +88,8 @@ size_t compare(const Backend& backend, const ref::InstructionModel& m, gen::Fami
   const Problem p = make_problem(m, family, s, seed);
   const Expected e = reference_of(m, p);
   std::vector<uint32_t> D(c_count(s), kPoison), trace(with_trace ? e.trace.size() : 0, kPoison);
-  const GemmProblem gp{&m, s, p.A.data(), p.B.data(), p.C.data(), D.data(), with_trace ? trace.data() : nullptr};
+  const GemmProblem gp{&m, s, p.A.data(), p.B.data(), p.C.data(), D.data(), with_trace ? trace.data() : nullptr,
+                       p.sa(0), p.sb(0)};
   backend.run(gp);
   const size_t steps = ref::gemm_steps(m, s.K);
   const std::string where = backend.name() + " " + std::string(ref::arch_name(m.arch)) + " " + m.instr.name + " " +
@@ -99,7 +112,7 @@ std::vector<const ref::InstructionModel*> instructions() {
   std::vector<const ref::InstructionModel*> v;
   for (ref::Arch a : ref::all_archs())
     for (const auto& m : ref::instructions_of(a))
-      if (m.instr.family != ref::InstrFamily::wgmma || m.instr.n == 8 || m.instr.n == 256) v.push_back(&m);
+      if (!ref::is_wide_n_variant(m.instr) || m.instr.n == 256) v.push_back(&m);
   return v;
 }
 
@@ -109,17 +122,18 @@ const Backend& backend_named(const std::string& name) {
   return *b;
 }
 
-// Empty when `why` is a decline this test allows, else the failure to report. v4 runs everything;
-// tc runs the GPU's own target only (every other profile "differs from this GPU"), and of wgmma only
-// m64n8. Anything else, on any GPU, is a failure.
+// Empty when `why` is a decline this test allows, else the failure to report. v4 runs everything but
+// the block-scaled instructions; tc runs the GPU's own target only (every other profile "differs from
+// this GPU"), and of wgmma only m64n8. Anything else, on any GPU, is a failure.
 std::string unexpected_decline(const Backend& backend, const ref::InstructionModel& m, const std::string& why) {
   const std::string what = backend.name() + " declined " + std::string(ref::arch_name(m.arch)) + " " + m.instr.name + ": " + why;
+  if (backend.name() == "v4") return m.instr.scale && why.find("block-scaled") != std::string::npos ? "" : what;
   if (backend.name() != "tc") return what;
   const bool own_target = std::string(ref::arch_name(m.arch)) == "sm" + std::to_string(cuda_device_sm());
   if (!own_target)
     return why.find("differs from this GPU") != std::string::npos || why.find("no tensor-core code") != std::string::npos ? "" : what;
-  const bool wide_wgmma = m.instr.family == ref::InstrFamily::wgmma && m.instr.n != 8;
-  return wide_wgmma && why.find("only m64n8") != std::string::npos ? "" : what;
+  const bool wide_wgmma = ref::is_wide_n_variant(m.instr);
+  return wide_wgmma && why.find("only the N = 8 kernels") != std::string::npos ? "" : what;
 }
 
 // ---- every profile x instruction x family, small GEMMs with edges and a trace -----------------------
@@ -209,7 +223,7 @@ TEST(TcDeclines, TargetsOtherThanTheGpuWithTheReason) {
   if (sm == 90) {
     const auto wide = tc.declines(ref::lookup(ref::Arch::sm90, "wgmma.m64n64k16.f32.f16.f16"), {1, 64, 64, 16}, false);
     ASSERT_TRUE(wide.has_value());
-    EXPECT_NE(wide->find("only m64n8"), std::string::npos) << *wide;
+    EXPECT_NE(wide->find("only the N = 8 kernels"), std::string::npos) << *wide;
   }
 }
 

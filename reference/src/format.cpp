@@ -21,13 +21,17 @@ constexpr std::array<FormatSpec, static_cast<size_t>(FormatId::count)> kSpecs = 
     {"e2m1", 4, 2, 1, 1, SpecialStyle::finite_no_nan, 0},
     {"e3m2", 6, 3, 2, 3, SpecialStyle::finite_no_nan, 0},
     {"e2m3", 6, 2, 3, 1, SpecialStyle::finite_no_nan, 0},
+    {"ue8m0", 8, 8, 0, 127, SpecialStyle::finite_one_nan, 0, false},
+    {"ue4m3", 7, 4, 3, 7, SpecialStyle::finite_one_nan, 0, false},
 }};
+
+uint32_t sign_mask(const FormatSpec& s) { return s.is_signed ? 1u << (s.storage_bits - 1) : 0u; }
 
 Decoded decode_slow(const FormatSpec& s, uint32_t bits) {
   const int m = s.man_bits;
   const uint32_t frac = (bits >> s.man_shift) & ((1u << m) - 1u);
   const uint32_t bexp = (bits >> (s.man_shift + m)) & ((1u << s.exp_bits) - 1u);
-  const bool neg = (bits >> (s.storage_bits - 1)) & 1u;
+  const bool neg = (bits & sign_mask(s)) != 0;
   const uint32_t all_ones = (1u << s.exp_bits) - 1u;
   Decoded d{ValueClass::normal, neg, 0, 0};
   if (bexp == all_ones) {
@@ -40,7 +44,7 @@ Decoded decode_slow(const FormatSpec& s, uint32_t bits) {
       return d;
     }
   }
-  if (bexp == 0) {
+  if (bexp == 0 && m > 0) {  // without fraction bits (ue8m0) code 0 is a normal number
     d.cls = frac ? ValueClass::subnormal : ValueClass::zero;
     d.exp = static_cast<int16_t>(s.emin());
     d.sig = frac;
@@ -83,6 +87,8 @@ std::optional<FormatId> parse_format(std::string_view n) {
   if (n == "e2m1") return FormatId::e2m1;
   if (n == "e3m2") return FormatId::e3m2;
   if (n == "e2m3") return FormatId::e2m3;
+  if (n == "ue8m0") return FormatId::ue8m0;
+  if (n == "ue4m3") return FormatId::ue4m3;
   return std::nullopt;
 }
 
@@ -96,16 +102,17 @@ Decoded decode(FormatId f, uint32_t bits) {
 // which have no NaN, that pattern is the largest positive value (nothing the tensor cores return is
 // in those formats; only a conversion of a NaN into them could give it).
 uint32_t canonical_nan(FormatId f) {
-  return (1u << (spec(f).storage_bits - 1)) - 1u;
+  const FormatSpec& s = spec(f);
+  return static_cast<uint32_t>((uint64_t{1} << s.storage_bits) - 1u) & ~sign_mask(s);
 }
 
 uint32_t zero_bits(FormatId f, bool neg) {
-  return neg ? 1u << (spec(f).storage_bits - 1) : 0u;
+  return neg ? sign_mask(spec(f)) : 0u;
 }
 
 namespace {
 uint32_t encode(const FormatSpec& s, bool neg, uint32_t biased_exp, uint32_t frac) {
-  return (neg ? 1u << (s.storage_bits - 1) : 0u) | (biased_exp << (s.man_shift + s.man_bits)) |
+  return (neg ? sign_mask(s) : 0u) | (biased_exp << (s.man_shift + s.man_bits)) |
          (frac << s.man_shift);
 }
 uint32_t max_finite(const FormatSpec& s, bool neg) {
@@ -113,7 +120,8 @@ uint32_t max_finite(const FormatSpec& s, bool neg) {
   const uint32_t full_frac = (1u << s.man_bits) - 1u;
   switch (s.specials) {
     case SpecialStyle::ieee: return encode(s, neg, all_ones - 1, full_frac);
-    case SpecialStyle::finite_one_nan: return encode(s, neg, all_ones, full_frac - 1);
+    case SpecialStyle::finite_one_nan:  // all-ones is NaN; without fraction bits (ue8m0) so is its exponent
+      return s.man_bits == 0 ? encode(s, neg, all_ones - 1, 0) : encode(s, neg, all_ones, full_frac - 1);
     case SpecialStyle::finite_no_nan: return encode(s, neg, all_ones, full_frac);
   }
   return 0;

@@ -57,41 +57,88 @@ std::optional<Arch> parse_arch(std::string_view name) {
   return std::nullopt;
 }
 
+bool takes_any_n(InstrFamily f) { return f == InstrFamily::wgmma || f == InstrFamily::tcgen05; }
+bool is_wide_n_variant(const Instruction& in) { return takes_any_n(in.family) && in.n != 8; }
+
+std::string spell(const Instruction& in) {
+  const auto t = [](FormatId f) {
+    return std::string(f == FormatId::fp32 ? "f32" : f == FormatId::fp16 ? "f16" : format_name(f));
+  };
+  std::string s = in.family == InstrFamily::mma_sync ? "mma." : in.family == InstrFamily::wgmma ? "wgmma." : "tcgen05.mma.";
+  s += "m" + std::to_string(in.m) + "n" + std::to_string(in.n) + "k" + std::to_string(in.k);
+  if (!in.kind.empty()) s += ".kind::" + in.kind;
+  if (in.scale) s += ".block_scale.block" + std::to_string(in.scale->block);
+  s += "." + t(in.d) + "." + t(in.a) + "." + t(in.b);
+  if (in.family == InstrFamily::mma_sync) s += "." + t(in.c);
+  if (in.scale) s += "." + t(in.scale->format);
+  return s;
+}
+
+// Grammar (dot-separated):
+//   mma . SHAPE [. kind::KIND] [. block_scale . blockB] . D . A . B . C [. S]
+//   wgmma . SHAPE . D . A . B
+//   tcgen05 . mma . SHAPE . kind::KIND [. block_scale . blockB] . D . A . B [. S]
 std::optional<Instruction> parse_instruction(std::string_view ptx, std::string* why) {
   auto fail = [&](std::string reason) -> std::optional<Instruction> {
     if (why) *why = std::move(reason);
     return std::nullopt;
   };
+  const std::string whole(ptx);
   const auto parts = split_dots(ptx);
-  if (parts.empty()) return fail("empty instruction name");
   Instruction in;
-  in.name = std::string(ptx);
-  size_t types_needed;
+  in.name = whole;
+  size_t i = 1;
   if (parts[0] == "mma") {
     in.family = InstrFamily::mma_sync;
-    types_needed = 4;  // D A B C
   } else if (parts[0] == "wgmma") {
     in.family = InstrFamily::wgmma;
-    types_needed = 3;  // D A B (C is D)
+  } else if (parts[0] == "tcgen05" && parts.size() > 1 && parts[1] == "mma") {
+    in.family = InstrFamily::tcgen05;
+    i = 2;
   } else {
-    return fail("'" + std::string(ptx) + "': expected 'mma.' or 'wgmma.' followed by shape and types");
+    return fail("'" + whole + "': expected 'mma.', 'wgmma.' or 'tcgen05.mma.' followed by shape and types");
   }
-  if (parts.size() != 2 + types_needed)
-    return fail("'" + std::string(ptx) + "': expected " + std::string(parts[0]) + ".mMnNkK" +
-                (types_needed == 4 ? ".D.A.B.C" : ".D.A.B") +
-                " (PTX spelling without .sync.aligned/.row.col)");
-  if (!parse_shape(parts[1], in.m, in.n, in.k))
-    return fail("'" + std::string(parts[1]) + "' is not a shape like m16n8k16");
-  std::array<FormatId, 4> t{};
-  for (size_t i = 0; i < types_needed; ++i) {
-    auto f = parse_format(parts[2 + i]);
-    if (!f) return fail("'" + std::string(parts[2 + i]) + "' is not a known type");
-    t[i] = *f;
+  const std::string expected =
+      in.family == InstrFamily::mma_sync ? "mma.mMnNkK[.kind::KIND][.block_scale.blockB].D.A.B.C[.S]"
+      : in.family == InstrFamily::wgmma  ? "wgmma.mMnNkK.D.A.B"
+                                         : "tcgen05.mma.mMnNkK.kind::KIND[.block_scale.blockB].D.A.B[.S]";
+  const auto malformed = [&] {
+    return fail("'" + whole + "': expected " + expected + " (PTX spelling without .sync.aligned/.row.col)");
+  };
+  if (i >= parts.size()) return malformed();
+  if (!parse_shape(parts[i], in.m, in.n, in.k))
+    return fail("'" + std::string(parts[i]) + "' is not a shape like m16n8k16");
+  ++i;
+  if (in.family != InstrFamily::wgmma && i < parts.size() && parts[i].rfind("kind::", 0) == 0) {
+    in.kind = std::string(parts[i].substr(6));
+    if (in.kind.empty()) return malformed();
+    ++i;
+  }
+  if (in.family == InstrFamily::tcgen05 && in.kind.empty()) return malformed();
+  bool scaled = false;
+  int block = 0;
+  if (in.family != InstrFamily::wgmma && i < parts.size() && parts[i] == "block_scale") {
+    if (++i >= parts.size() || parts[i].rfind("block", 0) != 0) return malformed();
+    const std::string_view b = parts[i].substr(5);
+    auto [ptr, ec] = std::from_chars(b.data(), b.data() + b.size(), block);
+    if (ec != std::errc() || ptr != b.data() + b.size() || block <= 0 || in.k % block != 0)
+      return fail("'" + std::string(parts[i]) + "': expected block16 or block32, a divisor of K = " + std::to_string(in.k));
+    scaled = true;
+    ++i;
+  }
+  const size_t types_needed = (in.family == InstrFamily::mma_sync ? 4 : 3) + (scaled ? 1 : 0);
+  if (parts.size() - i != types_needed) return malformed();
+  std::array<FormatId, 5> t{};
+  for (size_t j = 0; j < types_needed; ++j, ++i) {
+    auto f = parse_format(parts[i]);
+    if (!f) return fail("'" + std::string(parts[i]) + "' is not a known type");
+    t[j] = *f;
   }
   in.d = t[0];
   in.a = t[1];
   in.b = t[2];
-  in.c = types_needed == 4 ? t[3] : t[0];
+  in.c = in.family == InstrFamily::mma_sync ? t[3] : t[0];
+  if (scaled) in.scale = BlockScale{t[types_needed - 1], block};
   return in;
 }
 

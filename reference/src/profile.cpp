@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include "mmaemu/reference/model.hpp"
@@ -41,13 +42,10 @@ struct Builder {
   Arch arch;
   std::vector<InstructionModel> out;
 
-  void add(InstrFamily fam, int m, int n, int k, F d, F a, F b, F c, const BlockModel& bm) {
-    Instruction in{"", fam, m, n, k, a, b, c, d};
-    const std::string shape =
-        "m" + std::to_string(m) + "n" + std::to_string(n) + "k" + std::to_string(k);
-    const auto t = [](F f) { return std::string(f == F::fp32 ? "f32" : f == F::fp16 ? "f16" : format_name(f)); };
-    in.name = (fam == InstrFamily::mma_sync ? "mma." : "wgmma.") + shape + "." + t(d) + "." + t(a) + "." +
-              t(b) + (fam == InstrFamily::mma_sync ? "." + t(c) : "");
+  void add(InstrFamily fam, int m, int n, int k, F d, F a, F b, F c, const BlockModel& bm,
+           std::string kind = {}, std::optional<BlockScale> scale = std::nullopt) {
+    Instruction in{"", fam, m, n, k, a, b, c, d, std::move(kind), scale};
+    in.name = spell(in);
     out.push_back({arch, in, bm, std::nullopt});
   }
   // mma.sync with both accumulations where the type allows fp16 accumulation.
@@ -95,7 +93,43 @@ struct Builder {
       if (f16) add(InstrFamily::wgmma, 64, n, k, F::fp16, a, b, F::fp16, *f16);
     }
   }
+  // tcgen05.mma (cta_group::1, no .ws) at M = 64 and 128, N = 8 ... 256 by powers of two (lookup()
+  // accepts every multiple of 8, as MMA-Sim 2.1.1 does; PTX asks N % 16 == 0 at M = 128), D = C.
+  void tcgen05(const char* kind, int k, F d, F a, F b, const BlockModel& bm) {
+    for (int m : {64, 128})
+      for (int n = 8; n <= 256; n *= 2) add(InstrFamily::tcgen05, m, n, k, d, a, b, d, bm, kind);
+  }
+  // The block-scaled kinds, fp32 results. kind::mxf8f6f4 (K = 32, one ue8m0 scale per 32 k) over every
+  // A x B pair of `types`; kind::mxf4 (K = 64, ue8m0 per 32) and kind::mxf4nvf4 (K = 64, ue8m0 per 32 or
+  // 16, ue4m3 per 16) on e2m1. mma.sync at m16n8; tcgen05 at M = 128, N as tcgen05() lists them.
+  void block_scaled(InstrFamily fam, std::initializer_list<F> types, const BlockModel& mx8, const BlockModel& mx4) {
+    const std::vector<int> ns = fam == InstrFamily::tcgen05 ? std::vector<int>{8, 16, 32, 64, 128, 256} : std::vector<int>{8};
+    const int m = fam == InstrFamily::tcgen05 ? 128 : 16;
+    const auto one = [&](int n, int k, const char* kind, F a, F b, BlockScale sc, const BlockModel& bm) {
+      add(fam, m, n, k, F::fp32, a, b, F::fp32, bm, kind, sc);
+    };
+    for (int n : ns) {
+      for (F a : types)
+        for (F b : types) one(n, 32, "mxf8f6f4", a, b, {F::ue8m0, 32}, mx8);
+      one(n, 64, "mxf4", F::e2m1, F::e2m1, {F::ue8m0, 32}, mx4);
+      one(n, 64, "mxf4nvf4", F::e2m1, F::e2m1, {F::ue8m0, 32}, mx4);
+      one(n, 64, "mxf4nvf4", F::e2m1, F::e2m1, {F::ue8m0, 16}, mx4);
+      one(n, 64, "mxf4nvf4", F::e2m1, F::e2m1, {F::ue4m3, 16}, mx4);
+    }
+  }
 };
+
+// The Blackwell block-scaled models, MMA-Sim 2.1.1's (a model, not hardware; no Blackwell GPU has
+// been recorded here). kind::mxf8f6f4: every product times its two scales is a term of its own, one
+// 32-element block, F = 25, zero products at 2^-133, RZ to fp32. kind::mxf4 and mxf4nvf4: the products
+// of each 16 consecutive k are summed exactly first, and each group (times its scales) is aligned at
+// its scales' exponent; one 64-element block, F = 35, zero groups at 2^-139, RZ to fp32.
+BlockModel mx_per_product() { return fp32_acc(32, 25, -133); }
+BlockModel mx_grouped() {
+  BlockModel b = fp32_acc(64, 35, -139);
+  b.group_k = 16;
+  return b;
+}
 
 std::vector<InstructionModel> build(Arch arch) {
   Builder c{arch, {}};
@@ -151,8 +185,20 @@ std::vector<InstructionModel> build(Arch arch) {
         c.mma(16, 8, k, F::bf16, f32);
       }
       for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
+      const std::initializer_list<F> f8f6f4 = {F::e5m2, F::e4m3, F::e3m2, F::e2m3, F::e2m1};
       if (arch == Arch::sm100) {
         c.mma_fp8_lowered(16, 8, 32);  // data-centre Blackwell lowers mma.sync FP8 like Hopper
+        // tcgen05.mma: MMA-Sim 2.1.1's model (a model, not hardware): 32 bytes of operands per block
+        // (L = 8 tf32, 16 fp16/bf16, 32 for the one-byte kinds), F = 25, zero products at 2^-133
+        // (fp32 results, RZ) or 2^-21 (fp16, RNE). Unlike Hopper's wgmma, FP8 keeps 25 bits and fp32.
+        const BlockModel b8 = fp32_acc(32, 25, -133), b8h = fp16_acc(32, 25, -21);
+        c.tcgen05("tf32", 8, F::fp32, F::tf32, F::tf32, tf);
+        for (F ab : {F::fp16, F::bf16}) c.tcgen05("f16", 16, F::fp32, ab, ab, f32);
+        c.tcgen05("f16", 16, F::fp16, F::fp16, F::fp16, f16);
+        for (F d : {F::fp32, F::fp16})
+          for (F a : f8f6f4)
+            for (F b : f8f6f4) c.tcgen05("f8f6f4", 32, d, a, b, d == F::fp32 ? b8 : b8h);
+        c.block_scaled(InstrFamily::tcgen05, f8f6f4, mx_per_product(), mx_grouped());
       } else {
         // sm_120 has a native FP8/FP6/FP4 mma.sync (kind::f8f6f4 at m16n8k32, every A x B pair of
         // e5m2, e4m3, e3m2, e2m3, e2m1; and Ada's FP8 forms, m16n8k32 and m16n8k16). No recording of
@@ -161,8 +207,9 @@ std::vector<InstructionModel> build(Arch arch) {
         // at 2^-133 (fp32) / 2^-21 (fp16), RZ to fp32 or RNE to fp16; independent probes of an RTX
         // 5090 report the same 25 bits (NUMERICS.md).
         const BlockModel f8 = fp32_acc(32, 25, -133), f8h = fp16_acc(32, 25, -21);
-        c.mma_mixed(16, 8, 32, {F::e5m2, F::e4m3, F::e3m2, F::e2m3, F::e2m1}, f8, &f8h);
+        c.mma_mixed(16, 8, 32, f8f6f4, f8, &f8h);
         c.mma_fp8(16, 8, 16, f8, &f8h);
+        c.block_scaled(InstrFamily::mma_sync, f8f6f4, mx_per_product(), mx_grouped());
       }
       break;
     }
@@ -199,11 +246,11 @@ const InstructionModel& lookup(Arch arch, std::string_view ptx) {
   if (!parsed) throw std::invalid_argument(why);
   for (const auto& m : catalogue(arch))
     if (m.instr.name == ptx) return m;
-  // wgmma takes any N that is a multiple of 8 up to 256: find the n8 row and instantiate.
-  if (parsed->family == InstrFamily::wgmma && parsed->n % 8 == 0 && parsed->n <= 256) {
+  // wgmma and tcgen05 take any N that is a multiple of 8 up to 256: find the N = 8 row and instantiate.
+  if (takes_any_n(parsed->family) && parsed->n % 8 == 0 && parsed->n <= 256) {
     Instruction n8 = *parsed;
-    const std::string key = "wgmma.m" + std::to_string(parsed->m) + "n8k" + std::to_string(parsed->k) +
-                            std::string(ptx.substr(ptx.find('.', 6)));
+    n8.n = 8;
+    const std::string key = spell(n8);
     for (const auto& m : catalogue(arch)) {
       if (m.instr.name != key) continue;
       static std::mutex mu;
@@ -219,15 +266,20 @@ const InstructionModel& lookup(Arch arch, std::string_view ptx) {
   }
   std::string have;
   for (const auto& m : catalogue(arch))
-    if (m.instr.family == parsed->family && m.instr.n <= 8) have += "\n  " + m.instr.name;
+    if (m.instr.family == parsed->family && !is_wide_n_variant(m.instr) &&
+        (parsed->family != InstrFamily::tcgen05 || m.instr.m == parsed->m))
+      have += "\n  " + m.instr.name;
+  const std::string family = parsed->family == InstrFamily::wgmma     ? "wgmma"
+                             : parsed->family == InstrFamily::tcgen05 ? "tcgen05.mma"
+                                                                      : "mma";
   std::string msg = std::string(arch_name(arch)) + " does not have the instruction " + std::string(ptx);
-  if (parsed->family == InstrFamily::wgmma && arch != Arch::sm90)
-    msg += " (wgmma exists on sm90 only)";
+  if (parsed->family == InstrFamily::wgmma && arch != Arch::sm90) msg += " (wgmma exists on sm90 only)";
+  if (parsed->family == InstrFamily::tcgen05 && arch != Arch::sm100) msg += " (tcgen05.mma exists on sm100 only)";
   if (have.empty())
-    msg += "; it has no " + std::string(parsed->family == InstrFamily::wgmma ? "wgmma" : "mma") + " instructions";
+    msg += "; it has no " + family + " instructions";
   else
-    msg += "; its " + std::string(parsed->family == InstrFamily::wgmma ? "wgmma" : "mma") +
-           " instructions are:" + have;
+    msg += "; its " + family + " instructions" + (parsed->family == InstrFamily::tcgen05 ? " at this M" : "") +
+           " are (N = 8 stands for every multiple of 8 up to 256 where the family allows it):" + have;
   throw UnsupportedInstruction(msg);
 }
 

@@ -2,6 +2,9 @@
 // Scalar and exact (64-bit integer sums), with no allocation per element.
 #include <algorithm>
 #include <cstdlib>
+#include <optional>
+#include <stdexcept>
+#include <string>
 
 #include "mmaemu/reference/model.hpp"
 
@@ -42,34 +45,52 @@ inline void accumulate(__int128& sum, bool neg, uint64_t sig, int exp, int frac_
   sum += neg ? -static_cast<__int128>(t) : static_cast<__int128>(t);
 }
 
+// The block's exact sum, in units of 2^(emax - F), rounded once to bm.block_result.
+uint32_t round_block_sum(const BlockModel& bm, __int128 sum, int emax) {
+  const FormatId out = bm.block_result;
+  const bool neg = sum < 0;
+  unsigned __int128 mag = neg ? -static_cast<unsigned __int128>(sum) : static_cast<unsigned __int128>(sum);
+  const uint32_t r = round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
+  // A non-zero sum that rounds to zero comes out as +0, whatever its sign (H200 recordings, fp16
+  // accumulation: tiny negative sums give 0x0000, not 0x8000).
+  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
+}
+
+// A block's alignment exponent: the largest exponent of its terms (products' ea+eb, c's exponent).
+// Zero terms take the profile's fixed exponent, when it has one. When every term is zero the block is
+// a zero, negative only when every term is -0.
+struct Alignment {
+  const BlockModel& bm;
+  int emax = INT32_MIN;
+  bool all_zero = true, all_neg_zero = true;
+  void zero_term(bool neg) {
+    if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
+    all_neg_zero &= neg;
+  }
+  void term(int exp) {
+    all_zero = false;
+    emax = std::max(emax, exp);
+  }
+  uint32_t zero_result() const { return zero_bits(bm.block_result, all_neg_zero); }
+};
+
 // The finite part of a block: c (when given) + sum of n products, aligned to the largest exponent,
 // truncated to F fraction bits, summed exactly, rounded once to bm.block_result.
 uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, int n, int product_frac_bits,
                    const Decoded* c, int c_frac_bits) {
-  const FormatId out = bm.block_result;
-  // Alignment exponent: the largest of the products' ea+eb and c's exponent. Zero terms take the
-  // profile's fixed exponent, when it has one.
-  int emax = INT32_MIN;
-  bool all_zero = true, all_neg_zero = true;
-  auto zero_term = [&](bool neg) {
-    if (bm.zero_product_exp != INT_MIN) emax = std::max(emax, bm.zero_product_exp);
-    all_neg_zero &= neg;
-  };
+  Alignment al{bm};
   for (int i = 0; i < n; ++i) {
-    if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero) {
-      zero_term(da[i].neg != db[i].neg);
-    } else {
-      all_zero = false;
-      emax = std::max(emax, da[i].exp + db[i].exp);
-    }
+    if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero)
+      al.zero_term(da[i].neg != db[i].neg);
+    else
+      al.term(da[i].exp + db[i].exp);
   }
-  if (c && c->cls == ValueClass::zero) {
-    zero_term(c->neg);
-  } else if (c) {
-    all_zero = false;
-    emax = std::max(emax, static_cast<int>(c->exp));
-  }
-  if (all_zero) return zero_bits(out, all_neg_zero);
+  if (c && c->cls == ValueClass::zero)
+    al.zero_term(c->neg);
+  else if (c)
+    al.term(c->exp);
+  if (al.all_zero) return al.zero_result();
+  const int emax = al.emax;
 
   __int128 sum = 0;
   for (int i = 0; i < n; ++i) {
@@ -79,12 +100,7 @@ uint32_t fused_sum(const BlockModel& bm, const Decoded* da, const Decoded* db, i
   }
   if (c && c->cls != ValueClass::zero) accumulate(sum, c->neg, c->sig, c->exp, c_frac_bits, emax, bm);
 
-  const bool neg = sum < 0;
-  unsigned __int128 mag = neg ? -static_cast<unsigned __int128>(sum) : static_cast<unsigned __int128>(sum);
-  const uint32_t r = round_to_format(out, neg, mag, emax - bm.frac_bits, bm.rounding, bm.rz_overflow_to_inf);
-  // A non-zero sum that rounds to zero comes out as +0, whatever its sign (H200 recordings, fp16
-  // accumulation: tiny negative sums give 0x0000, not 0x8000).
-  return r == zero_bits(out, true) ? zero_bits(out, false) : r;
+  return round_block_sum(bm, sum, emax);
 }
 
 // x + y rounded once, as an IEEE addition (FADD / HADD2): specials as IEEE says, NaN canonical,
@@ -112,29 +128,150 @@ uint32_t ieee_add(FormatId out, FormatId fx, uint32_t x_bits, FormatId fy, uint3
   return round_to_format(out, neg, static_cast<unsigned __int128>(neg ? -s : s), lsb, r);
 }
 
+// The special cases of a block, which decide its result before any arithmetic: a NaN anywhere, Inf*0
+// and +Inf with -Inf give the canonical NaN; otherwise an Inf gives Inf of its sign.
+struct Specials {
+  bool nan = false, pos_inf = false, neg_inf = false;
+  void addend(const Decoded& c) {
+    if (c.cls == ValueClass::nan) nan = true;
+    if (c.cls == ValueClass::inf) (c.neg ? neg_inf : pos_inf) = true;
+  }
+  // a*b; zero_factor: a further factor of the product (a scale) is zero.
+  void product(const Decoded& a, const Decoded& b, bool zero_factor = false) {
+    const bool ia = a.cls == ValueClass::inf, ib = b.cls == ValueClass::inf;
+    if (a.cls == ValueClass::nan || b.cls == ValueClass::nan) nan = true;
+    if (ia || ib) {
+      if ((ia && b.cls == ValueClass::zero) || (ib && a.cls == ValueClass::zero) || zero_factor) nan = true;
+      (a.neg != b.neg ? neg_inf : pos_inf) = true;
+    }
+  }
+  std::optional<uint32_t> result(FormatId out) const {
+    if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
+    if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
+    return std::nullopt;
+  }
+};
+
 // One block: c + sum_{i<n} a[i]*b[i], rounded to bm.block_result.
 uint32_t block(const BlockModel& bm, FormatId fa, FormatId fb, const uint32_t* a, const uint32_t* b, int n,
                FormatId fc, uint32_t c_bits) {
-  const FormatId out = bm.block_result;
   const Decoded c = decode(fc, c_bits);
   Decoded da[64], db[64];  // L <= 64 for every profile
-  bool nan = c.cls == ValueClass::nan, pos_inf = false, neg_inf = false;
-  if (c.cls == ValueClass::inf) (c.neg ? neg_inf : pos_inf) = true;
+  Specials sp;
+  sp.addend(c);
   for (int i = 0; i < n; ++i) {
     da[i] = read_operand(fa, a[i], bm);
     db[i] = read_operand(fb, b[i], bm);
-    const bool ia = da[i].cls == ValueClass::inf, ib = db[i].cls == ValueClass::inf;
-    if (da[i].cls == ValueClass::nan || db[i].cls == ValueClass::nan) nan = true;
-    if (ia || ib) {
-      if ((ia && db[i].cls == ValueClass::zero) || (ib && da[i].cls == ValueClass::zero)) nan = true;
-      (da[i].neg != db[i].neg ? neg_inf : pos_inf) = true;
-    }
+    sp.product(da[i], db[i]);
   }
-  if (nan || (pos_inf && neg_inf)) return canonical_nan(out);
-  if (pos_inf || neg_inf) return infinity_bits(out, neg_inf);
+  if (const auto special = sp.result(bm.block_result)) return *special;
 
   const int product_frac_bits = spec(fa).man_bits + spec(fb).man_bits;
   return fused_sum(bm, da, db, n, product_frac_bits, &c, spec(fc).man_bits);
+}
+
+// The scales of a block-scaled dot product: element k's are sa[k / block], sb[k / block].
+struct Scales {
+  FormatId format;
+  int block;
+  const uint32_t* sa;
+  const uint32_t* sb;
+  Decoded a(int k) const { return decode(format, sa[k / block]); }
+  Decoded b(int k) const { return decode(format, sb[k / block]); }
+};
+
+// A group of a grouped block (BlockModel::group_k): its products' exact sum, as a signed integer in
+// units of 2^unit_exp, unit_exp = (emin_a - m_a) + (emin_b - m_b), the weight of the smallest product.
+struct GroupSum {
+  __int128 sum = 0;
+  bool any_nonzero = false, all_neg_zero = true;
+};
+GroupSum group_sum(FormatId fa, FormatId fb, const Decoded* da, const Decoded* db, int n) {
+  GroupSum g;
+  const int emin_a = spec(fa).emin(), emin_b = spec(fb).emin();
+  for (int i = 0; i < n; ++i) {
+    if (da[i].cls == ValueClass::zero || db[i].cls == ValueClass::zero) {
+      g.all_neg_zero &= da[i].neg != db[i].neg;
+      continue;
+    }
+    g.any_nonzero = true;
+    const __int128 p = static_cast<__int128>(uint64_t{da[i].sig} * db[i].sig)
+                       << ((da[i].exp - emin_a) + (db[i].exp - emin_b));
+    g.sum += da[i].neg != db[i].neg ? -p : p;
+  }
+  return g;
+}
+
+// One block of a block-scaled instruction: c + sum of the n products of k in [k0, k0 + n), each
+// multiplied by its scales, rounded to bm.block_result. Specials as in block(); a NaN scale makes
+// the result NaN (an infinite product with a zero scale too).
+uint32_t scaled_block(const BlockModel& bm, FormatId fa, FormatId fb, const uint32_t* a, const uint32_t* b, int n,
+                      FormatId fc, uint32_t c_bits, const Scales& sc, int k0) {
+  const FormatId out = bm.block_result;
+  const Decoded c = decode(fc, c_bits);
+  Decoded da[64], db[64], ds[64];  // ds: the product of the two scales' significands and exponents
+  Specials sp;
+  sp.addend(c);
+  for (int i = 0; i < n; ++i) {
+    da[i] = decode(fa, a[i]);
+    db[i] = decode(fb, b[i]);
+    const Decoded xa = sc.a(k0 + i), xb = sc.b(k0 + i);
+    const bool zero_scale = xa.cls == ValueClass::zero || xb.cls == ValueClass::zero;
+    ds[i] = {zero_scale ? ValueClass::zero : ValueClass::normal, false, static_cast<int16_t>(xa.exp + xb.exp),
+             xa.sig * xb.sig};
+    if (xa.cls == ValueClass::nan || xb.cls == ValueClass::nan) sp.nan = true;
+    sp.product(da[i], db[i], zero_scale);
+  }
+  if (const auto special = sp.result(out)) return *special;
+  const int scale_frac_bits = 2 * spec(sc.format).man_bits;
+
+  if (bm.group_k == 0) {
+    // Each product a*b*sa*sb is a term of its own: fold the scales into A's operand.
+    for (int i = 0; i < n; ++i) {
+      if (ds[i].cls == ValueClass::zero) da[i].cls = ValueClass::zero;
+      da[i].exp = static_cast<int16_t>(da[i].exp + ds[i].exp);
+      da[i].sig *= ds[i].sig;
+    }
+    return fused_sum(bm, da, db, n, spec(fa).man_bits + spec(fb).man_bits + scale_frac_bits, &c,
+                     spec(fc).man_bits);
+  }
+
+  // Grouped: each group's exact sum times its scales is one term, aligned at the scales' exponent.
+  const int unit_exp = spec(fa).emin() - spec(fa).man_bits + spec(fb).emin() - spec(fb).man_bits;
+  struct Term {
+    bool neg;
+    uint64_t mag;
+    int exp, frac_bits;
+  };
+  Term terms[64];
+  int nterms = 0;
+  Alignment al{bm};
+  for (int g0 = 0; g0 < n; g0 += bm.group_k) {
+    const int len = std::min(bm.group_k, n - g0);
+    const GroupSum g = group_sum(fa, fb, da + g0, db + g0, len);
+    // The group's scales: every k of a group shares its block (the block is a multiple of G).
+    const Decoded& s = ds[g0];
+    if (!g.any_nonzero || s.cls == ValueClass::zero) {
+      al.zero_term(!g.any_nonzero && g.all_neg_zero);  // non-zero products times a zero scale: +0
+      continue;
+    }
+    al.term(s.exp);
+    const unsigned __int128 mag = (g.sum < 0 ? -static_cast<unsigned __int128>(g.sum) : g.sum) * s.sig;
+    if (mag >> 62) throw std::logic_error("a grouped block's group sum exceeds 62 bits: not a catalogue format pair");
+    // value = mag * 2^(unit_exp + s.exp - scale_frac_bits) = mag * 2^(exp - frac_bits) with exp = s.exp
+    terms[nterms++] = {g.sum < 0, static_cast<uint64_t>(mag), s.exp, scale_frac_bits - unit_exp};
+  }
+  if (c.cls == ValueClass::zero)
+    al.zero_term(c.neg);
+  else
+    al.term(c.exp);
+  if (al.all_zero) return al.zero_result();
+  const int emax = al.emax;
+  __int128 sum = 0;
+  for (int t = 0; t < nterms; ++t)
+    accumulate(sum, terms[t].neg, terms[t].mag, terms[t].exp, terms[t].frac_bits, emax, bm);
+  if (c.cls != ValueClass::zero) accumulate(sum, c.neg, c.sig, c.exp, spec(fc).man_bits, emax, bm);
+  return round_block_sum(bm, sum, emax);
 }
 
 // The block result re-read in D's format (e8m13 is stored as an fp32 pattern, fp16 as fp16).
@@ -164,35 +301,56 @@ uint32_t lowered_dot(const InstructionModel& m, const uint32_t* a, const uint32_
 
 }  // namespace
 
-uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k) {
+uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k,
+               const uint32_t* sa, const uint32_t* sb) {
   if (m.lowering) return lowered_dot(m, a, b, c, k);
   const BlockModel& bm = m.block;
+  if (m.instr.scale && (!sa || !sb))
+    throw std::invalid_argument(m.instr.name + " is block-scaled: it needs scale operands for A and B");
+  // The block of the n elements from `start`, its addend `acc` in format fc.
+  const auto block_at = [&](int start, int n, FormatId fc, uint32_t acc) {
+    if (!m.instr.scale) return block(bm, m.instr.a, m.instr.b, a + start, b + start, n, fc, acc);
+    return scaled_block(bm, m.instr.a, m.instr.b, a + start, b + start, n, fc, acc,
+                        {m.instr.scale->format, m.instr.scale->block, sa, sb}, start);
+  };
   FormatId acc_fmt = m.instr.c;
   uint32_t acc = c;
   for (int start = 0; start < k; start += bm.block_k) {
     const int n = std::min(bm.block_k, k - start);
-    acc = block(bm, m.instr.a, m.instr.b, a + start, b + start, n, acc_fmt, acc);
+    acc = block_at(start, n, acc_fmt, acc);
     acc_fmt = bm.block_result;
   }
   return to_output(acc_fmt, acc, m.instr.d);
 }
 
-uint32_t dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c) {
-  return dot_k(m, a, b, c, m.instr.k);
+uint32_t dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, const uint32_t* sa,
+             const uint32_t* sb) {
+  return dot_k(m, a, b, c, m.instr.k, sa, sb);
 }
 
+size_t scale_count(const Instruction& in, size_t K) {
+  if (!in.scale) throw std::invalid_argument(in.name + " takes no scale operands");
+  const size_t block = static_cast<size_t>(in.scale->block);
+  return (K + block - 1) / block;
+}
+
+uint32_t unit_scale_bits(FormatId f) { return round_to_format(f, false, 1, 0, Rounding::nearest_even); }
+
 void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint32_t* B,
-         const uint32_t* C, uint32_t* D) {
+         const uint32_t* C, uint32_t* D, const uint32_t* SA, const uint32_t* SB) {
   const int M = m.instr.m, N = m.instr.n, K = m.instr.k;
-  uint32_t column[512];  // B's column n, gathered contiguous (K <= 512 for every instruction)
+  const int S = m.instr.scale ? static_cast<int>(scale_count(m.instr, static_cast<size_t>(K))) : 0;
+  uint32_t column[512], scale_column[512];  // B's column n (and its scales), gathered contiguous
   for (size_t t = 0; t < tiles; ++t) {
     const uint32_t* At = A + t * M * K;
     const uint32_t* Bt = B + t * K * N;
     for (int n = 0; n < N; ++n) {
       for (int k = 0; k < K; ++k) column[k] = Bt[k * N + n];
+      for (int j = 0; j < S; ++j) scale_column[j] = SB[(t * S + j) * N + n];
       for (int r = 0; r < M; ++r) {
         const size_t o = t * M * N + static_cast<size_t>(r) * N + n;
-        D[o] = dot(m, At + static_cast<size_t>(r) * K, column, C[o]);
+        D[o] = dot(m, At + static_cast<size_t>(r) * K, column, C[o], S ? SA + (t * M + r) * S : nullptr,
+                   S ? scale_column : nullptr);
       }
     }
   }
@@ -204,9 +362,12 @@ size_t gemm_steps(const InstructionModel& m, size_t K) {
 }
 
 void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_t* A, const uint32_t* B,
-          const uint32_t* C, uint32_t* D, uint32_t* trace) {
+          const uint32_t* C, uint32_t* D, uint32_t* trace, const uint32_t* SA, const uint32_t* SB) {
   const size_t k = static_cast<size_t>(m.instr.k), steps = gemm_steps(m, K);
-  uint32_t row[512], column[512];  // one step's operands, zero-padded past K
+  const size_t S = m.instr.scale ? scale_count(m.instr, K) : 0;  // scales per row of A over all of K
+  const size_t block = m.instr.scale ? static_cast<size_t>(m.instr.scale->block) : 1;
+  const uint32_t unit = m.instr.scale ? unit_scale_bits(m.instr.scale->format) : 0;
+  uint32_t row[512], column[512], row_scales[512], column_scales[512];  // one step's, padded past K
   for (size_t r = 0; r < M; ++r) {
     for (size_t n = 0; n < N; ++n) {
       uint32_t acc = C[r * N + n];
@@ -216,7 +377,12 @@ void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_
           row[i] = kk < K ? A[r * K + kk] : 0u;  // +0 in every format
           column[i] = kk < K ? B[kk * N + n] : 0u;
         }
-        acc = dot(m, row, column, acc);
+        for (size_t j = 0; S && j < k / block; ++j) {
+          const size_t jj = step * (k / block) + j;
+          row_scales[j] = jj < S ? SA[r * S + jj] : unit;
+          column_scales[j] = jj < S ? SB[jj * N + n] : unit;
+        }
+        acc = dot(m, row, column, acc, S ? row_scales : nullptr, S ? column_scales : nullptr);
         if (trace) trace[(r * N + n) * steps + step] = acc;
       }
       D[r * N + n] = acc;

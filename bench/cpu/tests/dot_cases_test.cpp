@@ -27,7 +27,11 @@ TEST(DotCases, BlockPerProfileAndFormat) {
   EXPECT_EQ(dot_case(Arch::sm70, FormatId::fp16)->L, 4);
   EXPECT_EQ(dot_case(Arch::sm80, FormatId::tf32)->L, 4);
   EXPECT_FALSE(dot_case(Arch::sm70, FormatId::bf16));   // Volta has no bf16
-  EXPECT_FALSE(dot_case(Arch::sm100, FormatId::e5m2));  // lowered only
+  // sm100's mma.sync FP8 is lowered; its FP8 unit is tcgen05.mma's, 32 wide.
+  const auto sm100_fp8 = dot_case(Arch::sm100, FormatId::e5m2);
+  ASSERT_TRUE(sm100_fp8);
+  EXPECT_EQ(sm100_fp8->L, 32);
+  EXPECT_EQ(sm100_fp8->model->instr.family, ref::InstrFamily::tcgen05);
 }
 
 TEST(DotCases, BatchIsDeterministicRealisticAndNeverAllZero) {

@@ -22,6 +22,9 @@ enum class FormatId : uint8_t {
   e2m1,  // fp4: +-{0, 0.5, 1, 1.5, 2, 3, 4, 6}
   e3m2,  // fp6: largest 28, smallest subnormal 1/16
   e2m3,  // fp6: largest 7.5, smallest subnormal 1/8
+  // Block-scale formats (the scale operands of kind::mxf8f6f4, mxf4, mxf4nvf4), unsigned:
+  ue8m0,  // 2^(bits - 127), no zero, no subnormals; 0xFF is NaN (OCP MX E8M0)
+  ue4m3,  // e4m3 without its sign: 7 bits in the low bits of a byte; 0x7F is NaN, 0x00 is zero
   count
 };
 
@@ -40,8 +43,11 @@ struct FormatSpec {
   int bias;
   SpecialStyle specials;
   int man_shift;     // position of the fraction's LSB inside the stored pattern (tf32: 13)
+  bool is_signed = true;  // false: no sign bit (the scale formats); storage_bits are all magnitude
 
-  int emin() const { return 1 - bias; }  // exponent of the smallest normal and of every subnormal
+  // Exponent of the smallest normal and of every subnormal. A format without fraction bits (ue8m0)
+  // has no subnormals: its exponent code 0 is the normal 2^-bias.
+  int emin() const { return man_bits == 0 ? -bias : 1 - bias; }
   int storage_bytes() const { return (storage_bits + 7) / 8; }  // bytes an element takes in memory: 1, 2 or 4
 };
 
@@ -62,8 +68,9 @@ struct Decoded {
 
 Decoded decode(FormatId f, uint32_t bits);
 
-// Canonical quiet NaN the tensor cores return for this format (fp32 0x7FFFFFFF, fp16 0x7FFF, ...);
-// formats without NaN (fp4, fp6): their largest positive value.
+// Canonical quiet NaN the tensor cores return for this format (fp32 0x7FFFFFFF, fp16 0x7FFF, ...):
+// every bit but the sign (ue8m0 0xFF, ue4m3 0x7F); formats without NaN (fp4, fp6): their largest
+// positive value. The scale formats are operands only: nothing rounds to them but the tests.
 uint32_t canonical_nan(FormatId f);
 uint32_t infinity_bits(FormatId f, bool neg);  // finite-only formats: their max-magnitude value
 uint32_t zero_bits(FormatId f, bool neg);

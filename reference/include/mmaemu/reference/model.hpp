@@ -35,6 +35,12 @@ struct BlockModel {
   Rounding rounding = Rounding::toward_zero;
   bool rz_overflow_to_inf = true;  // a rounded-toward-zero overflow gives Inf, not the max finite
   Rounding tf32_input = Rounding::toward_zero;  // how fp32 patterns are read as tf32
+  // Block-scaled instructions. 0: each product joins the block as a*b*sa*sb, aligned at its own
+  // exponent (ea + eb + esa + esb). G > 0: the products of each run of G consecutive k are first summed
+  // exactly, and the group's sum times sa*sb joins the block aligned at the scales' exponent esa + esb
+  // (a group whose products are all zero, or whose scale is zero, is a zero term). MMA-Sim 2.1.1 calls
+  // these ST-FDPA and GST-FDPA.
+  int group_k = 0;
 };
 
 struct InstructionModel;
@@ -72,16 +78,27 @@ const InstructionModel& lookup(Arch arch, std::string_view ptx);
 
 // One output element: c + sum_{k<K} a[k]*b[k], as the architecture computes it, K = instr.k.
 // a, b are raw bits in the instruction's A and B formats, c in its C format; returns D's raw bits.
-uint32_t dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c);
+// Block-scaled instructions also take sa[j], sb[j]: the scales of k in [j*block, (j+1)*block)
+// (instr.scale); the others ignore them.
+uint32_t dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c,
+             const uint32_t* sa = nullptr, const uint32_t* sb = nullptr);
 
 // The same with an explicit K (a multiple of nothing in particular: blocks are chained and the last
 // one is padded with zero products), for third-party recordings of dot products of other lengths.
-uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k);
+uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k,
+               const uint32_t* sa = nullptr, const uint32_t* sb = nullptr);
+
+// Scales per row of A (and per column of B) for K elements: ceil(K / block); the last block's scale
+// applies to the k it has. Throws std::invalid_argument when the instruction has no scales.
+size_t scale_count(const Instruction& in, size_t K);
+// The bits of the scale 1.0, which the padding past the end of K takes (ue8m0 0x7F, ue4m3 0x38).
+uint32_t unit_scale_bits(FormatId f);
 
 // A whole instruction over T tiles in the `mmaemu mma` layout:
-//   A[T][M][K], B[T][K][N], C[T][M][N] -> D[T][M][N].
+//   A[T][M][K], B[T][K][N], C[T][M][N] -> D[T][M][N];
+//   block-scaled: SA[T][M][K/block], SB[T][K/block][N].
 void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint32_t* B,
-         const uint32_t* C, uint32_t* D);
+         const uint32_t* C, uint32_t* D, const uint32_t* SA = nullptr, const uint32_t* SB = nullptr);
 
 // A whole GEMM as the hardware's MMA loop runs it: K is padded with zeros to a multiple of the
 // instruction's K, and the instruction is applied step by step along K, each step's D being the next
@@ -89,8 +106,11 @@ void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint3
 // C/D format, which are the same for every instruction in the catalogue).
 // trace, when given, receives the accumulator after every step: trace[(m*N + n)*steps + s], so that
 // a comparison covers the whole accumulation path and not only its end.
+// Block-scaled instructions take SA[M][S], SB[S][N], S = scale_count(K); the padding past K has the
+// scale 1.0.
 size_t gemm_steps(const InstructionModel& m, size_t K);
 void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_t* A, const uint32_t* B,
-          const uint32_t* C, uint32_t* D, uint32_t* trace = nullptr);
+          const uint32_t* C, uint32_t* D, uint32_t* trace = nullptr, const uint32_t* SA = nullptr,
+          const uint32_t* SB = nullptr);
 
 }  // namespace mmaemu::ref
