@@ -58,7 +58,7 @@ HostOperands realistic_operands(ref::FormatId a, ref::FormatId b, ref::FormatId 
   ops.c.resize(kernels::c_count(s));
   // The generator fills one "tile" of the instruction's shape: here the whole GEMM (one per batch).
   ref::Instruction whole{"gemm", ref::InstrFamily::mma_sync, static_cast<int>(s.M), static_cast<int>(s.N),
-                         static_cast<int>(s.K), a, b, c, c};
+                         static_cast<int>(s.K), a, b, c, c, {}, std::nullopt};
   for (size_t t = 0; t < s.batch; ++t)
     gen::generate_tile(gen::Family::realistic, whole, seed + t, ops.a.data() + t * s.M * s.K,
                        ops.b.data() + t * s.K * s.N, ops.c.data() + t * s.M * s.N);

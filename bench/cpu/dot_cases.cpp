@@ -54,7 +54,7 @@ DotBatch make_batch(const DotCase& dc, size_t count, uint64_t seed) {
   // The generators fill an instruction tile; here a "tile" of `count` rows of L: A's rows are the
   // blocks' a, a second tile's A rows their b, and the first tile's C column their c.
   const ref::Instruction rows{"dot", ref::InstrFamily::mma_sync, static_cast<int>(count), 1, dc.L, dc.format,
-                              dc.format, ref::FormatId::fp32, ref::FormatId::fp32};
+                              dc.format, ref::FormatId::fp32, ref::FormatId::fp32, {}, std::nullopt};
   std::vector<uint32_t> column(L), unused_c(count);
   gen::generate_tile(gen::Family::realistic, rows, seed, batch.a.data(), column.data(), batch.c.data());
   gen::generate_tile(gen::Family::realistic, rows, seed + 1, batch.b.data(), column.data(), unused_c.data());

@@ -211,7 +211,7 @@ LtOperands generate_operands(const LtCall& call, gen::Family family, uint64_t se
   ops.c.resize(call.M * call.N);
   // The generator fills one "tile" of the instruction's shape: here the whole GEMM.
   const ref::Instruction whole{"gemm",         ref::InstrFamily::mma_sync, static_cast<int>(call.M),
-                               static_cast<int>(call.N), static_cast<int>(call.K), call.a, call.b, call.c, call.d};
+                               static_cast<int>(call.N), static_cast<int>(call.K), call.a, call.b, call.c, call.d, {}, std::nullopt};
   gen::generate_tile(family, whole, seed, ops.a.data(), ops.b.data(), ops.c.data());
   return ops;
 }

@@ -14,6 +14,8 @@ const std::vector<Property>& catalogue() {
       small_integers_exact(),
       no_alignment_loss(),
       gemm_equals_steps(),
+      scale_exchange(),
+      unit_scales_equal_unscaled(),
       library_engines_equal_reference(),
       library_one_slice(),
       library_slices_cover_k(),

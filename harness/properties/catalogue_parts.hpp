@@ -16,6 +16,9 @@ Property no_alignment_loss();
 
 Property gemm_equals_steps();         // composition.cpp
 
+Property scale_exchange();            // block_scale_props.cpp
+Property unit_scales_equal_unscaled();
+
 Property library_engines_equal_reference();  // library_props.cpp
 Property library_one_slice();
 Property library_slices_cover_k();

@@ -103,7 +103,7 @@ ref::LibraryAlgo draw_algo(int max_split) {
 }
 
 void draw_family_operands_into(LibraryCase& lc) {
-  ref::Instruction formats{"", ref::InstrFamily::mma_sync, 0, 0, 0, lc.call.a, lc.call.b, lc.call.c, lc.call.d};
+  ref::Instruction formats{"", ref::InstrFamily::mma_sync, 0, 0, 0, lc.call.a, lc.call.b, lc.call.c, lc.call.d, {}, std::nullopt};
   const Operands o = draw_family_operands(formats, {1, lc.call.M, lc.call.N, lc.call.K}, draw_family());
   lc.A = o.A;
   lc.B = o.B;

@@ -4,6 +4,7 @@
 
 #include "harness/generators/format_bits.hpp"
 #include "harness/generators/rng.hpp"
+#include "harness/generators/scales.hpp"
 
 namespace mmaemu::props {
 
@@ -55,6 +56,14 @@ Operands draw_family_operands(const ref::Instruction& formats, const kernels::Ge
   for (size_t t = 0; t < shape.batch; ++t)
     gen::generate_tile(family, tile, gen::mix_seed(seed, t), o.A.data() + t * shape.M * shape.K,
                        o.B.data() + t * shape.K * shape.N, o.C.data() + t * shape.M * shape.N);
+  if (formats.scale) {
+    const size_t S = ref::scale_count(formats, shape.K);
+    o.SA.resize(shape.batch * shape.M * S);
+    o.SB.resize(shape.batch * S * shape.N);
+    for (size_t t = 0; t < shape.batch; ++t)
+      gen::generate_scales(family, formats, gen::mix_seed(seed, t), shape.M, S, shape.N, o.SA.data() + t * shape.M * S,
+                           o.SB.data() + t * S * shape.N);
+  }
   o.A = *shrinking_array(std::move(o.A), formats.a);
   o.B = *shrinking_array(std::move(o.B), formats.b);
   o.C = *shrinking_array(std::move(o.C), formats.c);
@@ -100,6 +109,13 @@ std::vector<const ref::InstructionModel*> models_of(ref::Arch profile) {
   std::vector<const ref::InstructionModel*> out;
   for (const ref::InstructionModel& m : ref::instructions_of(profile))
     if (!ref::is_wide_n_variant(m.instr) && !m.instr.scale) out.push_back(&m);
+  return out;
+}
+
+std::vector<const ref::InstructionModel*> block_scaled_models_of(ref::Arch profile) {
+  std::vector<const ref::InstructionModel*> out;
+  for (const ref::InstructionModel& m : ref::instructions_of(profile))
+    if (!ref::is_wide_n_variant(m.instr) && m.instr.scale) out.push_back(&m);
   return out;
 }
 

@@ -24,13 +24,15 @@ std::vector<uint32_t> simpler_patterns(ref::FormatId f, uint32_t bits);
 // An array that starts as `start` and shrinks element by element.
 rc::Gen<std::vector<uint32_t>> shrinking_array(std::vector<uint32_t> start, ref::FormatId f);
 
-// A GEMM problem's operands in the kernels' layout: A[batch][M][K], B[batch][K][N], C[batch][M][N].
+// A GEMM problem's operands in the kernels' layout: A[batch][M][K], B[batch][K][N], C[batch][M][N];
+// block-scaled instructions also SA[batch][M][S], SB[batch][S][N] (empty for the others).
 struct Operands {
-  std::vector<uint32_t> A, B, C;
+  std::vector<uint32_t> A, B, C, SA, SB;
 };
 
 // Operands filled from `family` by the project's generators (each batch entry one tile of shape
-// M x N x K, from a drawn seed), every element then shrinking on its own.
+// M x N x K, from a drawn seed), every element then shrinking on its own; a block-scaled instruction's
+// scales from the same seeds (they do not shrink).
 Operands draw_family_operands(const ref::Instruction& formats, const kernels::GemmShape& shape, gen::Family family);
 
 // A family, drawn from every instruction-tile family (shrinks toward `realistic`).
@@ -57,5 +59,7 @@ std::vector<uint32_t> encode_integers(ref::FormatId f, const std::vector<long>& 
 // block-scaled instructions: the properties here draw no scale operands (T3 holds those against the
 // reference with scales from every family).
 std::vector<const ref::InstructionModel*> models_of(ref::Arch profile);
+// The block-scaled models of a profile (N = 8).
+std::vector<const ref::InstructionModel*> block_scaled_models_of(ref::Arch profile);
 
 }  // namespace mmaemu::props

@@ -24,6 +24,7 @@ struct Outputs {
 };
 
 size_t steps_of(const Problem& p);
+size_t scales_of(const Problem& p);  // scales per row of A (0: not block-scaled)
 
 // ref::gemm on every batch entry, trace included.
 Outputs reference_outputs(const Problem& p);

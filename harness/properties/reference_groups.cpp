@@ -8,7 +8,8 @@
 namespace mmaemu::props {
 
 std::vector<GroupOutcome> per_profile(const Scope& scope, const Budget& budget, const std::string& property,
-                                      const Classifier& classify, const CaseBody& body) {
+                                      const Classifier& classify, const CaseBody& body, ModelSource source) {
+  if (!source) source = models_of;
   std::vector<GroupOutcome> out;
   for (ref::Arch profile : scope.profiles) {
     struct Set {
@@ -16,7 +17,7 @@ std::vector<GroupOutcome> per_profile(const Scope& scope, const Budget& budget, 
       std::vector<const ref::InstructionModel*> models;
     };
     std::map<std::string, Set> sets;  // by label; "" (the property holds) sorts first
-    for (const ref::InstructionModel* m : models_of(profile)) {
+    for (const ref::InstructionModel* m : source(profile)) {
       ModelClass c = classify(*m);
       Set& s = sets[c.label];
       if (s.models.empty()) s.cls = c;

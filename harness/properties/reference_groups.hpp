@@ -19,8 +19,11 @@ using Classifier = std::function<ModelClass(const ref::InstructionModel&)>;
 // One case on a model drawn from a group's set: draws the rest, and refutes or returns.
 using CaseBody = std::function<void(const ref::InstructionModel&)>;
 
+// The models a property ranges over on a profile (default: operand_gen's models_of).
+using ModelSource = std::vector<const ref::InstructionModel*> (*)(ref::Arch);
+
 std::vector<GroupOutcome> per_profile(const Scope& scope, const Budget& budget, const std::string& property,
-                                      const Classifier& classify, const CaseBody& body);
+                                      const Classifier& classify, const CaseBody& body, ModelSource source = nullptr);
 
 inline ModelClass holds() { return {}; }
 inline ModelClass exception(std::string label, std::string why) { return {Expect::fails, std::move(label), std::move(why)}; }

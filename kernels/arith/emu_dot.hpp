@@ -155,6 +155,8 @@ MMAEMU_HD uint32_t block(const BlockParams& bp, const FmtParams& fa, const FmtPa
 // A scale pattern decoded like an operand (value = sig * 2^(exp - man bits)): ue8m0 is 2^(bits - 127)
 // with no zero and 0xFF NaN; ue4m3 is e4m3 without its sign bit (7 bits), 0x7F NaN, 0 zero.
 MMAEMU_HD int scale_man_bits(const ScaleParams& sp) { return sp.ue4m3 ? 3 : 0; }
+// The scale 1.0: what the padding of K past the last scale takes.
+MMAEMU_HD uint32_t unit_scale(const ScaleParams& sp) { return sp.ue4m3 ? 0x38u : 127u; }
 MMAEMU_HD Value decode_scale(const ScaleParams& sp, uint32_t bits) {
   if (!sp.ue4m3) {
     if (bits == 0xFFu) return {Cls::nan, false, 0, 0};
@@ -411,7 +413,7 @@ struct StridedLoad {
       x = sa[j];
       y = sb[j * sb_stride];
     } else {
-      x = y = sp.ue4m3 ? 0x38u : 127u;  // 1.0
+      x = y = unit_scale(sp);
     }
   }
 };

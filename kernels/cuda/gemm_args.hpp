@@ -2,6 +2,7 @@
 // on the device (NativeGemmBuffers) and its shape. One struct, so that both backends read a batched
 // GEMM the same way.
 #pragma once
+#include <cstdint>
 
 namespace mmaemu::kernels {
 
@@ -14,6 +15,10 @@ struct GemmArgs {
   Acc* trace;        // [batch][M][N][steps] or nullptr
   int M, N, K, steps;
   int batch;
+  // Block-scaled instructions (v4 only): SA [batch][M][S], SB [batch][S][N] ue8m0 / ue4m3 patterns.
+  const uint8_t* SA = nullptr;
+  const uint8_t* SB = nullptr;
+  int S = 0;
 };
 
 }  // namespace mmaemu::kernels

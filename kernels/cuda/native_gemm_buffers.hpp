@@ -42,13 +42,18 @@ template <class Operand, class Acc>
 struct NativeGemmBuffers {
   DeviceBuffer<Operand> A, B;
   DeviceBuffer<Acc> C, D, trace;
+  size_t S;  // scales per row (block-scaled instructions)
+  DeviceBuffer<uint8_t> SA, SB;
 
   NativeGemmBuffers(const GemmProblem& p, size_t steps)
       : A(upload_narrowed<Operand>(p.A, a_count(p.shape))),
         B(upload_narrowed<Operand>(p.B, b_count(p.shape))),
         C(upload_narrowed<Acc>(p.C, c_count(p.shape))),
         D(c_count(p.shape) + kGuardRows * p.shape.N),
-        trace(p.trace ? c_count(p.shape) * steps : 0) {
+        trace(p.trace ? c_count(p.shape) * steps : 0),
+        S(scales_per_row(*p.model, p.shape)),
+        SA(S ? upload_narrowed<uint8_t>(p.SA, p.shape.batch * p.shape.M * S) : DeviceBuffer<uint8_t>()),
+        SB(S ? upload_narrowed<uint8_t>(p.SB, p.shape.batch * S * p.shape.N) : DeviceBuffer<uint8_t>()) {
     D.fill_bytes(0xFF);
     trace.fill_bytes(0xFF);
   }
@@ -65,7 +70,10 @@ struct NativeGemmBuffers {
             static_cast<int>(s.N),
             static_cast<int>(s.K),
             static_cast<int>(steps),
-            static_cast<int>(s.batch)};
+            static_cast<int>(s.batch),
+            S ? SA.get() : nullptr,
+            S ? SB.get() : nullptr,
+            static_cast<int>(S)};
   }
 
   // D (and the trace) back to the host; KernelError for the first output the kernel left unwritten, or

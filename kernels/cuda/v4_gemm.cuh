@@ -35,6 +35,20 @@ struct SmemLoad {
   }
 };
 
+// The same with the scales of a block-scaled instruction, staged beside the operands: sa[j] for A's row
+// and sb[j * kTile] for B's column, j = (the stage's k) / block.
+struct SmemScaledLoad : SmemLoad {
+  const uint32_t* sa;
+  const uint32_t* sb;
+  int k_in_stage;  // the step's first k within the stage
+  int block;
+  MMAEMU_HD void scales(int i, uint32_t& x, uint32_t& y) const {
+    const int j = (k_in_stage + i) / block;
+    x = sa[j];
+    y = sb[j * kTile];
+  }
+};
+
 // Copies the kSeg elements starting at src (a row segment of a native-width array) into dst as 32-bit
 // words, zero from `valid` (elements readable from src) on; 16-byte loads when the segment is wholly
 // readable and aligned.
@@ -63,6 +77,11 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
   __shared__ uint32_t sB[kStageK][kTile];
   __shared__ uint32_t dA[kDecoded ? kTile : 1][kStageK + 1];
   __shared__ uint32_t dB[kDecoded ? kStageK : 1][kTile];
+  // Block-scaled instructions: the stage's scales (a block is at least 16 k: at most 2 per stage).
+  constexpr int kStageScales = kStageK / 16;
+  __shared__ uint32_t sSA[kTile][kStageScales];
+  __shared__ uint32_t sSB[kStageScales][kTile];
+  const bool scaled = p.instr.scale.present;
   const int KI = p.instr.k;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kThreadsSide + tx;
   const int m0 = blockIdx.y * kTile, n0 = blockIdx.x * kTile;
@@ -95,6 +114,16 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
         const int valid = kk < g.K ? g.N - n : 0;
         stage_segment(&sB[r][c], B + static_cast<size_t>(kk < g.K ? kk : 0) * g.N + n, valid);
       }
+      if (scaled) {  // the stage's scales; past the last one (K's padding) the scale 1.0
+        const int block = p.instr.scale.block, first = k0 / block, count = kStageK / block;
+        const uint32_t unit = arith::unit_scale(p.instr.scale);
+        for (int e = tid; e < kTile * count; e += kThreadsSide * kThreadsSide) {
+          const int r = e / count, j = e % count, m = m0 + r;
+          sSA[r][j] = m < g.M && first + j < g.S ? g.SA[(static_cast<size_t>(bt) * g.M + m) * g.S + first + j] : unit;
+          const int n = n0 + e / count;
+          sSB[j][e / count] = n < g.N && first + j < g.S ? g.SB[(static_cast<size_t>(bt) * g.S + first + j) * g.N + n] : unit;
+        }
+      }
       __syncthreads();  // every thread's part of the stage is staged
       if constexpr (kDecoded) {
         for (int e = tid; e < kTile * kStageK; e += kThreadsSide * kThreadsSide) {
@@ -121,7 +150,12 @@ __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmA
           for (int j = 0; j < kPer; ++j) {
             if (!rare[i][j]) continue;
             const int r = ty + kThreadsSide * i, c = tx + kThreadsSide * j;
-            acc[i][j] = arith::emu_step(p, SmemLoad{&sA[r][kb], &sB[kb][c]}, acc[i][j]);
+            if (scaled)
+              acc[i][j] = arith::emu_step(
+                  p, SmemScaledLoad{{&sA[r][kb], &sB[kb][c]}, &sSA[r][0], &sSB[0][c], kb, p.instr.scale.block},
+                  acc[i][j]);
+            else
+              acc[i][j] = arith::emu_step(p, SmemLoad{&sA[r][kb], &sB[kb][c]}, acc[i][j]);
           }
         if (g.trace) {
           for (int i = 0; i < kPer; ++i)

@@ -73,7 +73,6 @@ class V4Backend final : public Backend {
                                       bool /*wants_trace*/) const override {
     if (auto why = cuda_device_declines()) return why;
     if (auto why = arith_declines(model)) return "v4: " + *why;
-    if (model.instr.scale) return std::string("v4: block-scaled instructions run on v1 and host (v4 tiles carry no scales)");
     if (v4::kStageK % model.instr.k != 0)
       return "v4: instruction K = " + std::to_string(model.instr.k) + " does not divide its " +
              std::to_string(v4::kStageK) + "-element K stage";

@@ -166,7 +166,7 @@ void add_scales(Gemm& g, const ref::Instruction& in, gen::Family fam, uint64_t s
 // Operands of a batch of GEMMs from an input family: each batch entry is one generated "tile" of the
 // GEMM's own shape.
 Gemm make_gemm(const ref::Instruction& in, gen::Family fam, GemmShape s, uint64_t seed) {
-  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s))};
+  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s)), {}, {}};
   ref::Instruction shaped = in;
   shaped.m = static_cast<int>(s.M);
   shaped.n = static_cast<int>(s.N);
@@ -183,7 +183,7 @@ Gemm make_gemm(const ref::Instruction& in, gen::Family fam, GemmShape s, uint64_
 // exponent of zero products, the truncation of tiny terms and the sign of a sum that rounds to zero
 // decide the bits: just below the zero-product exponent and around the accumulator's subnormal range.
 Gemm make_scaled_gemm(const ref::Instruction& in, GemmShape s, int product_exp, uint64_t seed) {
-  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s))};
+  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s)), {}, {}};
   std::mt19937_64 rng(seed);
   auto noise = [&](int spread) { return static_cast<int>(rng() % (2 * spread + 1)) - spread; };
   // A value of format f near 2^e (a subnormal when e is below the normal range), random sign and fraction.
@@ -209,7 +209,7 @@ Gemm make_scaled_gemm(const ref::Instruction& in, GemmShape s, int product_exp, 
 // Signed zeros only: even rows of A all -0, even columns of B all +0 (so their products are all -0),
 // the rest random in sign; C +-0. The sign of an all-zero block (and of -0 + -0) is what it tests.
 Gemm make_signed_zero_gemm(const ref::Instruction& in, GemmShape s, uint64_t seed) {
-  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s))};
+  Gemm g{s, std::vector<uint32_t>(a_count(s)), std::vector<uint32_t>(b_count(s)), std::vector<uint32_t>(c_count(s)), {}, {}};
   std::mt19937_64 rng(seed);
   for (size_t i = 0; i < g.A.size(); ++i)
     g.A[i] = ref::zero_bits(in.a, (i / s.K) % 2 == 0 || (rng() & 1));

@@ -79,7 +79,7 @@ TEST(LibraryGemm, HostEngineMatchesTheReference) {
         // Operands from an instruction-family generator over the whole GEMM (tf32: fp32 storage).
         std::vector<uint32_t> A(k.M * k.K), B(k.K * k.N), C(k.M * k.N);
         const ref::Instruction whole{"gemm", ref::InstrFamily::mma_sync, static_cast<int>(k.M), static_cast<int>(k.N),
-                                     static_cast<int>(k.K), k.a, k.b, k.d, k.d};
+                                     static_cast<int>(k.K), k.a, k.b, k.d, k.d, {}, std::nullopt};
         gen::generate_tile(family, whole, 1000 + compared, A.data(), B.data(), C.data());
         std::vector<uint32_t> want(k.M * k.N), got(k.M * k.N, kPoison);  // poisoned: unwritten cannot pass
         ref::library_gemm(call, algo, A.data(), B.data(), C.data(), want.data());
