@@ -7,9 +7,13 @@
 // there). `run`, `mutate`, `bench` and `signoff` run tiers, campaigns and child processes for minutes;
 // their readers have targets of their own (tier, catalogue, bench_baseline, signoff_plan, ...).
 //
+// `record --inputs-only` is left out too: it runs without a GPU and writes the inputs of a profile's
+// every instruction (megabytes, seconds); the npy writer it uses is fuzzed through its own target.
+//
 // Every run happens in the scratch directory, which holds small valid inputs (a.npy b.npy c.npy for
-// mma.m16n8k16 bf16, a2.npy b2.npy c2.npy for a 16x32x8 gemm, algo.json, report.json, an empty
-// directory `dir`), restored before a run whenever the run before changed the directory (most runs
+// mma.m16n8k16 bf16, a2.npy b2.npy c2.npy for a 16x32x8 gemm, a3.npy b3.npy c3.npy sa.npy sb.npy for
+// sm120's block-scaled m16n8k32 e4m3 with ue8m0 scales, algo.json, report.json, an empty directory
+// `dir`), restored before a run whenever the run before changed the directory (most runs
 // write nothing; restoring them every time cost more than the runs, as the inputs are written with
 // fsync). A word holding '/' or equal to ".." ends the input unrun, so that nothing outside the
 // scratch directory is read or written.
@@ -47,6 +51,11 @@ void restore_inputs() {
   put_npy("a2.npy", 2, {16, 32}, 0x3f80);
   put_npy("b2.npy", 2, {32, 8}, 0x3f80);
   put_npy("c2.npy", 4, {16, 8}, 0);
+  put_npy("a3.npy", 1, {1, 16, 32}, 0x38);  // e4m3 1.0
+  put_npy("b3.npy", 1, {1, 32, 8}, 0x38);
+  put_npy("c3.npy", 4, {1, 16, 8}, 0);
+  put_npy("sa.npy", 1, {1, 16, 1}, 127);  // ue8m0 1.0
+  put_npy("sb.npy", 1, {1, 1, 8}, 127);
   mmaemu::fuzz::write_input("algo.json",
                             R"({"algo_id": 66, "tile": 20, "stages": 16, "split_k": 1, "reduction": 0, "swizzle": 0,
 "custom": 0, "inner_shape": 0, "cluster": 0, "workspace": 0})");
@@ -79,7 +88,7 @@ void restore_inputs_if_changed() {
 
 bool allowed(const std::vector<std::string>& words) {
   static const std::array<const char*, 8> first{"info", "mma", "gemm", "compare", "merge", "record", "--version", "--help"};
-  static const std::array<const char*, 4> never{"run", "mutate", "bench", "signoff"};
+  static const std::array<const char*, 5> never{"run", "mutate", "bench", "signoff", "--inputs-only"};
   if (words.empty() || std::find(first.begin(), first.end(), words[0]) == first.end()) return false;
   for (const std::string& w : words) {
     if (w.find('/') != std::string::npos || w == ".." || w.find('\0') != std::string::npos) return false;
