@@ -31,7 +31,7 @@ ARCHS = {"sm70": "Volta", "sm75": "Turing", "sm80": "Ampere", "sm86": "Ampere", 
          "sm90": "Hopper", "sm100": "Blackwell", "sm120": "RTX Blackwell"}
 SUB_BYTE_BITS = {"e2m1": 4, "e3m2": 6, "e2m3": 6}
 WORD = {"f32": np.uint32, "tf32": np.uint32, "f16": np.uint16, "bf16": np.uint16, "e4m3": np.uint8,
-        "e5m2": np.uint8, "e2m1": np.uint8, "e3m2": np.uint8, "e2m3": np.uint8}
+        "e5m2": np.uint8, "e2m1": np.uint8, "e3m2": np.uint8, "e2m3": np.uint8, "f64": np.uint64}
 FAMILIES = ["random_bits", "cancellation", "c_specials", "small_values"]
 
 
@@ -73,11 +73,20 @@ def mmasim_candidates(name):
 
 
 def random_codes(rng, fmt, shape):
+    if fmt == "f64":
+        return rng.integers(0, 1 << 64, size=shape, dtype=np.uint64, endpoint=False)
     bits = SUB_BYTE_BITS.get(fmt, 8 * np.dtype(WORD[fmt]).itemsize)
     return rng.integers(0, 1 << bits, size=shape, dtype=np.uint64).astype(WORD[fmt])
 
 
 def c_values(rng, fmt, shape, family):
+    if fmt == "f64":
+        out = (rng.standard_normal(shape) * 2.0 ** rng.integers(-40, 40, size=shape)).view(np.uint64)
+        if family == "c_specials":
+            specials = np.array([0x7FF0000000000000, 0xFFF0000000000000, 0x7FF8000000000000, 0x8000000000000000, 1,
+                                 0x7FEFFFFFFFFFFFFF], dtype=np.uint64)
+            out = np.where(rng.random(shape) < 0.3, specials[rng.integers(0, len(specials), size=shape)], out)
+        return out.astype(np.uint64)
     if fmt == "f32":
         v = rng.standard_normal(shape).astype(np.float32) * np.float32(2.0) ** rng.integers(-20, 20, size=shape)
         out = v.astype(np.float32).view(np.uint32)
@@ -162,6 +171,8 @@ def torch_operand(torch, fmt, codes):
         return t
     if fmt in ("f16", "bf16"):
         return torch.from_numpy(codes.view(np.int16).copy()).view(torch.float16 if fmt == "f16" else torch.bfloat16)
+    if fmt == "f64":
+        return torch.from_numpy(codes.view(np.int64).copy()).view(torch.float64)
     return torch.from_numpy(codes.view(np.int32).copy()).view(torch.float32)
 
 
@@ -201,7 +212,7 @@ def run_mmasim(torch, op, name, A, B, C, SA=None, SB=None):
         else:
             sdt = torch.float8_e8m0fnu if p["s"] == "ue8m0" else torch.float8_e4m3fn
             D = op(a, b, c, torch.from_numpy(SA[t].copy()).view(sdt), torch.from_numpy(SB[t].copy()).view(sdt))
-        raw = D.view(torch.int32 if p["d"] == "f32" else torch.int16).numpy()
+        raw = D.view({"f32": torch.int32, "f64": torch.int64}.get(p["d"], torch.int16)).numpy()
         out[t] = raw.view(WORD[p["d"]])
     return out
 

@@ -77,7 +77,7 @@ void host_blocks(const DotCase& dc, const DotBatch& batch, uint32_t* d) {
   const size_t L = static_cast<size_t>(batch.L);
   for (size_t i = 0; i < batch.count; ++i)
     d[i] = arith::block_chain(dc.params.instr, BlockLoad{batch.a.data() + i * L, batch.b.data() + i * L}, batch.L,
-                              batch.c[i]);
+                              batch.c[i], dc.params.instr.c);
 }
 
 void float_blocks(const DotBatch& batch, float* d) {

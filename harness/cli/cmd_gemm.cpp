@@ -28,7 +28,7 @@ struct GemmArgs {
 
 const char* dtype_of(ref::FormatId f) {
   const int bytes = storage_bytes(f);
-  return bytes == 1 ? "uint8" : bytes == 2 ? "uint16" : "uint32";
+  return bytes == 1 ? "uint8" : bytes == 2 ? "uint16" : bytes == 8 ? "uint64" : "uint32";
 }
 
 // One operand's [rows, cols] (rank 2) or [batch, rows, cols] (rank 3), and its dtype.
@@ -97,13 +97,13 @@ int run_gemm(const GemmArgs& args) {
   NpyArray D;
   D.word_bytes = storage_bytes(in.d);
   D.shape = C.shape;
-  D.values.resize(D.size());
+  D.values.resize(D.word_count());
   NpyArray T;
   if (!args.trace.empty()) {
     T.word_bytes = D.word_bytes;
     T.shape = C.shape;
     T.shape.push_back(ref::gemm_steps(model, shape.K));
-    T.values.resize(T.size());
+    T.values.resize(T.word_count());
   }
   run_on_backend(args.backend, {&model, shape, A.values.data(), B.values.data(), C.values.data(), D.values.data(),
                                 args.trace.empty() ? nullptr : T.values.data(),

@@ -13,6 +13,7 @@ namespace mmaemu::cli {
 namespace {
 
 std::string describe(const ref::InstructionModel& m) {
+  if (m.fma_chain) return "IEEE fp64 fma chain: c first, k ascending, each fma rounded to nearest even";
   if (m.lowering)
     return "lowered: " + std::to_string(m.lowering->parts) + " x " + m.lowering->via + " chained from +0, then + c (RNE)";
   const ref::BlockModel& b = m.block;

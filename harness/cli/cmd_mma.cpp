@@ -31,7 +31,7 @@ int run_mma(const MmaArgs& args) {
   NpyArray D;
   D.word_bytes = storage_bytes(model.instr.d);
   D.shape = {tiles, M, N};
-  D.values.resize(D.size());
+  D.values.resize(D.word_count());
   // One instruction over T tiles is a GEMM with batch = T and the instruction's M, N, K.
   const kernels::GemmShape shape{tiles, M, N, K};
   run_on_backend(args.backend, {&model, shape, A.values.data(), B.values.data(), C.values.data(), D.values.data(),

@@ -12,9 +12,15 @@
 namespace mmaemu {
 
 // A raw pattern in hex, zero-padded to its storage width: (0x3c00, 2) -> "3c00".
-std::string hex_bits(uint32_t bits, int word_bytes);
+std::string hex_bits(uint64_t bits, int word_bytes);
 
-// "[3c00 3c00 0000]": n patterns read from p[0], p[stride], p[2*stride], ...
+// Element i of an array of words (ref::words_per_element): words[i], or for 8-byte elements the pair
+// words[2i], words[2i + 1], low word first.
+uint64_t element_bits(const uint32_t* words, size_t i, int word_bytes);
+// The same as an offset: where element i's first word is.
+inline size_t word_offset(size_t i, int word_bytes) { return word_bytes == 8 ? 2 * i : i; }
+
+// "[3c00 3c00 0000]": n elements read from elements 0, stride, 2*stride, ... of the array at p.
 std::string hex_list(const uint32_t* p, size_t n, int word_bytes, size_t stride = 1);
 
 // What a kept mismatch says about the case that produced it.
@@ -33,7 +39,8 @@ class BitComparator {
   explicit BitComparator(SuiteResult& result) : result_(result) {}
 
   // Compares expected[i] with got[i] for every i (the spans must have the same length), all in one
-  // group. Returns how many differ.
+  // group. Returns how many differ. 8-byte elements: the spans are words, two per element, and
+  // `describe` gets element indices.
   size_t compare(const std::string& group, std::span<const uint32_t> expected, std::span<const uint32_t> got,
                  int word_bytes, const Describe& describe);
 
@@ -54,7 +61,9 @@ class BitComparator {
   GroupCount& group(const std::string& name) { return result_.groups[name]; }
 
  private:
-  void keep(const std::string& group, uint32_t expected, uint32_t got, int word_bytes, CaseDescription d);
+  size_t compare_pairs(const std::string& group, std::span<const uint32_t> expected, std::span<const uint32_t> got,
+                       const Describe& describe);
+  void keep(const std::string& group, uint64_t expected, uint64_t got, int word_bytes, CaseDescription d);
 
   SuiteResult& result_;
 };

@@ -17,7 +17,7 @@ size_t NpyArray::size() const {
 }
 
 std::string NpyArray::dtype_name() const {
-  return word_bytes == 1 ? "uint8" : word_bytes == 2 ? "uint16" : word_bytes == 4 ? "uint32" : "?";
+  return word_bytes == 1 ? "uint8" : word_bytes == 2 ? "uint16" : word_bytes == 4 ? "uint32" : word_bytes == 8 ? "uint64" : "?";
 }
 
 std::string NpyArray::shape_string() const {
@@ -79,7 +79,8 @@ NpyArray read_npy(const std::filesystem::path& path) {
   if (descr == "'|u1'" || descr == "'<u1'") a.word_bytes = 1;
   else if (descr == "'<u2'") a.word_bytes = 2;
   else if (descr == "'<u4'") a.word_bytes = 4;
-  else throw InputError(file, "dtype " + descr + " is not a little-endian unsigned integer (uint8/16/32)");
+  else if (descr == "'<u8'") a.word_bytes = 8;
+  else throw InputError(file, "dtype " + descr + " is not a little-endian unsigned integer (uint8/16/32/64)");
   if (dict_value(header, "fortran_order", file) != "False")
     throw InputError(file, "Fortran-order arrays are not accepted; save in C order");
   std::string shape = dict_value(header, "shape", file);
@@ -114,11 +115,12 @@ NpyArray read_npy(const std::filesystem::path& path) {
                                std::to_string(want) + " bytes, file has " + std::to_string(have));
   if (have > want)
     throw InputError(file, "trailing bytes after .npy data (" + std::to_string(have - want) + ")");
-  a.values.resize(a.size());
+  a.values.resize(a.word_count());
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data() + data_off);
+  const int step = a.word_bytes == 8 ? 4 : a.word_bytes;  // bytes per word: an 8-byte element is two words
   for (size_t i = 0; i < a.values.size(); ++i) {
     uint32_t v = 0;
-    for (int b = 0; b < a.word_bytes; ++b) v |= uint32_t(p[i * a.word_bytes + b]) << (8 * b);
+    for (int b = 0; b < step; ++b) v |= uint32_t(p[i * step + b]) << (8 * b);
     a.values[i] = v;
   }
   return a;
@@ -126,7 +128,7 @@ NpyArray read_npy(const std::filesystem::path& path) {
 
 std::string npy_bytes(const NpyArray& a) {
   std::ostringstream h;
-  h << "{'descr': '" << (a.word_bytes == 1 ? "|u1" : a.word_bytes == 2 ? "<u2" : "<u4")
+  h << "{'descr': '" << (a.word_bytes == 1 ? "|u1" : a.word_bytes == 2 ? "<u2" : a.word_bytes == 8 ? "<u8" : "<u4")
     << "', 'fortran_order': False, 'shape': " << a.shape_string() << ", }";
   std::string header = h.str();
   // Pad so that magic(6)+version(2)+len(2)+header ends on a 64-byte boundary, newline-terminated.
@@ -137,9 +139,10 @@ std::string npy_bytes(const NpyArray& a) {
   out += static_cast<char>(header.size() & 0xff);
   out += static_cast<char>(header.size() >> 8);
   out += header;
-  out.reserve(out.size() + a.values.size() * a.word_bytes);
+  const int step = a.word_bytes == 8 ? 4 : a.word_bytes;
+  out.reserve(out.size() + a.values.size() * step);
   for (uint32_t v : a.values)
-    for (int b = 0; b < a.word_bytes; ++b) out += static_cast<char>((v >> (8 * b)) & 0xff);
+    for (int b = 0; b < step; ++b) out += static_cast<char>((v >> (8 * b)) & 0xff);
   return out;
 }
 

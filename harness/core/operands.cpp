@@ -14,7 +14,7 @@ std::string dims_string(const std::vector<std::string>& dims) {
   return s + "]";
 }
 
-const char* dtype_of_width(int bytes) { return bytes == 1 ? "uint8" : bytes == 2 ? "uint16" : "uint32"; }
+const char* dtype_of_width(int bytes) { return bytes == 1 ? "uint8" : bytes == 2 ? "uint16" : bytes == 8 ? "uint64" : "uint32"; }
 
 // Checks one operand against [T, rows, cols] and its format's storage width; returns its T.
 size_t check_operand(const ref::Instruction& instr, char role, ref::FormatId format, size_t rows,

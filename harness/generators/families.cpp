@@ -1,5 +1,6 @@
 // Family names, descriptions and dispatch; the generators themselves live in families_*.cpp.
 #include "harness/generators/families.hpp"
+#include "harness/generators/families_fp64.hpp"
 
 #include <array>
 
@@ -74,6 +75,7 @@ const std::vector<Family>& all_families() {
 void generate_tile(Family family, const ref::Instruction& instr, uint64_t seed, uint32_t* a, uint32_t* b,
                    uint32_t* c) {
   const FamilyInfo& fi = info(family);
+  if (instr.a == ref::FormatId::fp64) return generate_fp64_tile(family, instr, mix_seed(seed, static_cast<uint64_t>(family)), a, b, c);
   Tile t(instr, mix_seed(seed, static_cast<uint64_t>(family)), a, b, c);
   fi.generate(t);
   Rng low_bits(mix_seed(seed, 0x7F32u));

@@ -1,7 +1,8 @@
 // Input families: deterministic A, B, C tiles for one MMA instruction, each family aimed at one part
 // of tensor-core arithmetic (alignment, truncation, carries, subnormals, specials, ...).
 //
-// Tiles are in the `mmaemu mma` contract layout, raw bit patterns widened to 32 bits:
+// Tiles are in the `mmaemu mma` contract layout, raw bit patterns widened to 32 bits (fp64: two words
+// per element, low word first, families_fp64.cpp):
 //   a[m * K + k]  (M x K),  b[k * N + n]  (K x N),  c[m * N + n]  (M x N)
 // in the formats instr.a, instr.b and instr.c. tf32 operands are full fp32 patterns whose low 13 bits
 // are non-zero (how the hardware reads them is part of the test), except in small_int, whose tiles

@@ -108,7 +108,7 @@ std::vector<uint32_t> encode_integers(ref::FormatId f, const std::vector<long>& 
 std::vector<const ref::InstructionModel*> models_of(ref::Arch profile) {
   std::vector<const ref::InstructionModel*> out;
   for (const ref::InstructionModel& m : ref::instructions_of(profile))
-    if (!ref::is_wide_n_variant(m.instr) && !m.instr.scale) out.push_back(&m);
+    if (!ref::is_wide_n_variant(m.instr) && !m.instr.scale && !m.fma_chain) out.push_back(&m);
   return out;
 }
 

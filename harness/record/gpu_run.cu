@@ -29,16 +29,19 @@ class DeviceBuffer {
   void* ptr_ = nullptr;
 };
 
-// Contract arrays travel widened to 32 bits on the host; the device gets the storage width.
+// Contract arrays travel widened to 32-bit words on the host (8-byte elements as two words, low first:
+// already their little-endian image); the device gets the storage width.
 std::vector<uint8_t> narrow(const std::vector<uint32_t>& values, int bytes) {
-  std::vector<uint8_t> out(values.size() * bytes);
-  for (size_t i = 0; i < values.size(); ++i) std::memcpy(&out[i * bytes], &values[i], bytes);  // little-endian
+  const int step = bytes == 8 ? 4 : bytes;
+  std::vector<uint8_t> out(values.size() * step);
+  for (size_t i = 0; i < values.size(); ++i) std::memcpy(&out[i * step], &values[i], step);  // little-endian
   return out;
 }
 
 std::vector<uint32_t> widen(const std::vector<uint8_t>& raw, int bytes) {
-  std::vector<uint32_t> out(raw.size() / bytes, 0);
-  for (size_t i = 0; i < out.size(); ++i) std::memcpy(&out[i], &raw[i * bytes], bytes);
+  const int step = bytes == 8 ? 4 : bytes;
+  std::vector<uint32_t> out(raw.size() / step, 0);
+  for (size_t i = 0; i < out.size(); ++i) std::memcpy(&out[i], &raw[i * step], step);
   return out;
 }
 

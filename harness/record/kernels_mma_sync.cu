@@ -124,6 +124,84 @@ __global__ void __launch_bounds__(32) mma_sync_tiles(const typename I::Operand* 
   }
 }
 
+// fp64 mma (DMMA): one binary64 element per register, A in KA registers, B in KB, C and D in MN / 32.
+// The fragments are those of the 32-bit formats with one element per register (PTX ISA, "Matrix
+// Fragments for mma.m8n8k4 / m16n8k4 / m16n8k8 / m16n8k16 with .f64"), so layout::mma_a/mma_b/mma_c
+// with P = 1 place them; m8n8k4 uses their first rows.
+template <int M, int K>
+struct MmaF64 {
+  static constexpr int kA = M * K / 32, kB = K * 8 / 32, kC = M * 8 / 32;
+  __device__ static void mma(const double (&a)[kA], const double (&b)[kB], const double (&c)[kC], double (&d)[kC]) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+    if constexpr (M == 8) {
+      asm volatile("mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 {%0, %1}, {%2}, {%3}, {%4, %5};\n"
+                   : "=d"(d[0]), "=d"(d[1])
+                   : "d"(a[0]), "d"(b[0]), "d"(c[0]), "d"(c[1]));
+    } else {
+#if __CUDA_ARCH__ >= 900
+      if constexpr (K == 4)
+        asm volatile("mma.sync.aligned.m16n8k4.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5}, {%6}, "
+                     "{%7, %8, %9, %10};\n"
+                     : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                     : "d"(a[0]), "d"(a[1]), "d"(b[0]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+      else if constexpr (K == 8)
+        asm volatile("mma.sync.aligned.m16n8k8.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, {%4, %5, %6, %7}, "
+                     "{%8, %9}, {%10, %11, %12, %13};\n"
+                     : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                     : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(b[0]), "d"(b[1]), "d"(c[0]), "d"(c[1]),
+                       "d"(c[2]), "d"(c[3]));
+      else
+        asm volatile("mma.sync.aligned.m16n8k16.row.col.f64.f64.f64.f64 {%0, %1, %2, %3}, "
+                     "{%4, %5, %6, %7, %8, %9, %10, %11}, {%12, %13, %14, %15}, {%16, %17, %18, %19};\n"
+                     : "=d"(d[0]), "=d"(d[1]), "=d"(d[2]), "=d"(d[3])
+                     : "d"(a[0]), "d"(a[1]), "d"(a[2]), "d"(a[3]), "d"(a[4]), "d"(a[5]), "d"(a[6]), "d"(a[7]),
+                       "d"(b[0]), "d"(b[1]), "d"(b[2]), "d"(b[3]), "d"(c[0]), "d"(c[1]), "d"(c[2]), "d"(c[3]));
+#else
+      __trap();
+#endif
+    }
+#else
+    __trap();
+#endif
+  }
+};
+
+template <int M, int K>
+__global__ void __launch_bounds__(32) mma_f64_tiles(const double* A, const double* B, const double* C, double* D) {
+  using I = MmaF64<M, K>;
+  constexpr int N = 8;
+  const int lane = threadIdx.x;
+  const size_t tile = blockIdx.x;
+  A += tile * M * K;
+  B += tile * K * N;
+  C += tile * M * N;
+  D += tile * M * N;
+  double a[I::kA], b[I::kB], c[I::kC], d[I::kC];
+  for (int r = 0; r < I::kA; ++r) {
+    const layout::RowCol rc = layout::mma_a(lane, r, 0, 1);
+    a[r] = A[rc.row * K + rc.col];
+  }
+  for (int r = 0; r < I::kB; ++r) {
+    const layout::RowCol rc = layout::mma_b(lane, r, 0, 1);
+    b[r] = B[rc.row * N + rc.col];
+  }
+  for (int e = 0; e < I::kC; ++e) {
+    const layout::RowCol rc = layout::mma_c(lane, e);
+    c[e] = C[rc.row * N + rc.col];
+  }
+  I::mma(a, b, c, d);
+  for (int e = 0; e < I::kC; ++e) {
+    const layout::RowCol rc = layout::mma_c(lane, e);
+    D[rc.row * N + rc.col] = d[e];
+  }
+}
+
+template <int M, int K>
+void launch_f64(const void* a, const void* b, const void* c, void* d, int tiles, cudaStream_t stream) {
+  mma_f64_tiles<M, K><<<tiles, 32, 0, stream>>>(static_cast<const double*>(a), static_cast<const double*>(b),
+                                                static_cast<const double*>(c), static_cast<double*>(d));
+}
+
 template <class I>
 void launch(const void* a, const void* b, const void* c, void* d, int tiles, cudaStream_t stream) {
   using Operand = typename I::Operand;
@@ -142,6 +220,10 @@ const std::vector<KernelEntry>& mma_sync_kernels() {
       {"mma.m16n8k8.f32.tf32.tf32.f32", 80, 0, &launch<MmaF32Tf32>},
       {"mma.m16n8k32.f32.e4m3.e4m3.f32", 89, 0, &launch<MmaF32E4m3>},
       {"mma.m16n8k32.f32.e5m2.e5m2.f32", 89, 0, &launch<MmaF32E5m2>},
+      {"mma.m8n8k4.f64.f64.f64.f64", 80, 0, &launch_f64<8, 4>},
+      {"mma.m16n8k4.f64.f64.f64.f64", 90, 0, &launch_f64<16, 4>},
+      {"mma.m16n8k8.f64.f64.f64.f64", 90, 0, &launch_f64<16, 8>},
+      {"mma.m16n8k16.f64.f64.f64.f64", 90, 0, &launch_f64<16, 16>},
   };
   return entries;
 }

@@ -11,7 +11,7 @@ namespace mmaemu::record {
 
 struct OutputSummary {
   size_t zero = 0, subnormal = 0, normal = 0, inf = 0, nan = 0;
-  std::map<uint32_t, size_t> nan_patterns;     // D bit pattern -> count
+  std::map<uint64_t, size_t> nan_patterns;     // D bit pattern -> count
   size_t nan_in_nan_free_outputs = 0;          // NaN outputs whose inputs held no NaN (inf*0, inf-inf)
 };
 

@@ -1,5 +1,10 @@
 #include "harness/record/recording.hpp"
 
+#include <bit>
+#include <cmath>
+
+#include "harness/generators/format_bits.hpp"
+
 #include "harness/generators/rng.hpp"
 #include "harness/generators/scales.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -11,8 +16,30 @@ const std::vector<std::string>& recordable_instructions() {
       "mma.m16n8k16.f32.f16.f16.f32",  "mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f16.f16.f16.f16",
       "mma.m16n8k8.f32.tf32.tf32.f32", "mma.m16n8k32.f32.e4m3.e4m3.f32", "mma.m16n8k32.f32.e5m2.e5m2.f32",
       "wgmma.m64n8k16.f32.f16.f16",    "wgmma.m64n8k16.f32.bf16.bf16",   "wgmma.m64n8k8.f32.tf32.tf32",
-      "wgmma.m64n8k32.f32.e4m3.e4m3",  "wgmma.m64n8k32.f32.e5m2.e5m2"};
+      "wgmma.m64n8k32.f32.e4m3.e4m3",  "wgmma.m64n8k32.f32.e5m2.e5m2",   "mma.m8n8k4.f64.f64.f64.f64",
+      "mma.m16n8k4.f64.f64.f64.f64",   "mma.m16n8k8.f64.f64.f64.f64",    "mma.m16n8k16.f64.f64.f64.f64"};
   return names;
+}
+
+uint64_t element_pattern(ref::FormatId f, const std::vector<uint32_t>& words, size_t i) {
+  if (ref::words_per_element(f) == 1) return words[i];
+  return uint64_t{words[2 * i]} | uint64_t{words[2 * i + 1]} << 32;
+}
+
+ref::ValueClass element_class(ref::FormatId f, const std::vector<uint32_t>& words, size_t i) {
+  if (ref::words_per_element(f) == 1) return gen::FormatBits(f).classify(words[i]);
+  switch (std::fpclassify(element_value(f, words, i))) {
+    case FP_ZERO: return ref::ValueClass::zero;
+    case FP_SUBNORMAL: return ref::ValueClass::subnormal;
+    case FP_INFINITE: return ref::ValueClass::inf;
+    case FP_NAN: return ref::ValueClass::nan;
+    default: return ref::ValueClass::normal;
+  }
+}
+
+double element_value(ref::FormatId f, const std::vector<uint32_t>& words, size_t i) {
+  if (ref::words_per_element(f) == 1) return gen::FormatBits(f).to_double(words[i]);
+  return std::bit_cast<double>(element_pattern(f, words, i));
 }
 
 int default_tiles_per_family(const ref::Instruction& instr) {
@@ -38,8 +65,10 @@ InstructionRecording plan_recording(const ref::Instruction& instr, uint64_t seed
   r.instr = instr;
   const auto& families = gen::all_families();
   r.tiles = tiles_per_family * static_cast<int>(families.size());
-  const size_t a_size = static_cast<size_t>(instr.m) * instr.k, b_size = static_cast<size_t>(instr.k) * instr.n,
-               c_size = static_cast<size_t>(instr.m) * instr.n;
+  // Sizes in words (two per fp64 element).
+  const size_t a_size = static_cast<size_t>(instr.m) * instr.k * ref::words_per_element(instr.a),
+               b_size = static_cast<size_t>(instr.k) * instr.n * ref::words_per_element(instr.b),
+               c_size = static_cast<size_t>(instr.m) * instr.n * ref::words_per_element(instr.c);
   r.a.resize(a_size * r.tiles);
   r.b.resize(b_size * r.tiles);
   r.c.resize(c_size * r.tiles);

@@ -30,6 +30,12 @@ struct InstructionRecording {
   size_t outputs() const { return static_cast<size_t>(tiles) * instr.m * instr.n; }
 };
 
+// Element i of an array of format f in words (two per fp64 element): its raw pattern, value class and
+// exact value (NaN and infinities as double NaN and Inf), for the recorder's self-checks and summary.
+uint64_t element_pattern(ref::FormatId f, const std::vector<uint32_t>& words, size_t i);
+ref::ValueClass element_class(ref::FormatId f, const std::vector<uint32_t>& words, size_t i);
+double element_value(ref::FormatId f, const std::vector<uint32_t>& words, size_t i);
+
 // Tiles per family that give at least 50,000 outputs over all families.
 int default_tiles_per_family(const ref::Instruction& instr);
 

@@ -9,9 +9,9 @@ namespace {
 
 constexpr size_t kMaxReported = 10;
 
-std::string hex(uint32_t v, int bytes) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "0x%0*X", 2 * bytes, v);
+std::string hex(uint64_t v, int bytes) {
+  char buf[24];
+  std::snprintf(buf, sizeof buf, "0x%0*llX", 2 * bytes, static_cast<unsigned long long>(v));
   return buf;
 }
 
@@ -22,27 +22,30 @@ void report(CheckResult& res, std::string line) {
 
 }  // namespace
 
-uint32_t poison_pattern(uint8_t byte, int bytes) {
-  uint32_t p = 0;
-  for (int i = 0; i < bytes; ++i) p |= static_cast<uint32_t>(byte) << (8 * i);
+uint64_t poison_pattern(uint8_t byte, int bytes) {
+  uint64_t p = 0;
+  for (int i = 0; i < bytes; ++i) p |= static_cast<uint64_t>(byte) << (8 * i);
   return p;
 }
 
-CheckResult check_runs_agree(const InstructionRecording& r, const std::vector<uint32_t>& d1, uint32_t poison1,
-                             const std::vector<uint32_t>& d2, uint32_t poison2) {
+CheckResult check_runs_agree(const InstructionRecording& r, const std::vector<uint32_t>& d1, uint64_t poison1,
+                             const std::vector<uint32_t>& d2, uint64_t poison2) {
   CheckResult res;
-  const int bytes = storage_bytes(r.instr.d);
+  const ref::FormatId fd = r.instr.d;
+  const int bytes = storage_bytes(fd);
+  const size_t words = static_cast<size_t>(ref::words_per_element(fd));
   const size_t per_tile = static_cast<size_t>(r.instr.m) * r.instr.n;
-  for (size_t i = 0; i < d1.size() && i < d2.size(); ++i) {
+  for (size_t i = 0; i < d1.size() / words && i < d2.size() / words; ++i) {
     ++res.checked;
-    if (d1[i] == d2[i]) continue;
+    const uint64_t x = element_pattern(fd, d1, i), y = element_pattern(fd, d2, i);
+    if (x == y) continue;
     const size_t tile = i / per_tile, m = (i % per_tile) / r.instr.n, n = i % r.instr.n;
-    const bool unwritten = d1[i] == poison1 && d2[i] == poison2;
+    const bool unwritten = x == poison1 && y == poison2;
     report(res, r.instr.name + " tile " + std::to_string(tile) + " m " + std::to_string(m) + " n " +
                     std::to_string(n) + (unwritten ? ": output never written (" : ": runs differ (") +
-                    hex(d1[i], bytes) + " vs " + hex(d2[i], bytes) + ")");
+                    hex(x, bytes) + " vs " + hex(y, bytes) + ")");
   }
-  if (d1.size() != d2.size() || d1.size() != r.outputs())
+  if (d1.size() != d2.size() || d1.size() != r.outputs() * words)
     report(res, r.instr.name + ": expected " + std::to_string(r.outputs()) + " outputs, got " +
                     std::to_string(d1.size()) + " and " + std::to_string(d2.size()));
   return res;
@@ -51,7 +54,6 @@ CheckResult check_runs_agree(const InstructionRecording& r, const std::vector<ui
 CheckResult check_exact_tiles(const InstructionRecording& r) {
   CheckResult res;
   const auto& in = r.instr;
-  const gen::FormatBits fa(in.a), fb(in.b), fc(in.c), fd(in.d);
   const size_t a_size = static_cast<size_t>(in.m) * in.k, b_size = static_cast<size_t>(in.k) * in.n,
                c_size = static_cast<size_t>(in.m) * in.n;
   for (const FamilyRange& range : r.families) {
@@ -60,16 +62,16 @@ CheckResult check_exact_tiles(const InstructionRecording& r) {
       for (int m = 0; m < in.m; ++m)
         for (int n = 0; n < in.n; ++n) {
           const size_t ci = c_size * t + static_cast<size_t>(m) * in.n + n;
-          double expected = fc.to_double(r.c[ci]);
+          double expected = element_value(in.c, r.c, ci);
           for (int k = 0; k < in.k; ++k)
-            expected += fa.to_double(r.a[a_size * t + static_cast<size_t>(m) * in.k + k]) *
-                        fb.to_double(r.b[b_size * t + static_cast<size_t>(k) * in.n + n]);
+            expected += element_value(in.a, r.a, a_size * t + static_cast<size_t>(m) * in.k + k) *
+                        element_value(in.b, r.b, b_size * t + static_cast<size_t>(k) * in.n + n);
           ++res.checked;
-          const double got = fd.to_double(r.d[ci]);
+          const double got = element_value(in.d, r.d, ci);
           if (got == expected) continue;  // +0 == -0: the sign of an exact zero is not a layout matter
           char line[256];
           std::snprintf(line, sizeof line, "%s tile %d m %d n %d: expected %.17g, got %.17g (%s)", in.name.c_str(), t,
-                        m, n, expected, got, hex(r.d[ci], storage_bytes(in.d)).c_str());
+                        m, n, expected, got, hex(element_pattern(in.d, r.d, ci), storage_bytes(in.d)).c_str());
           report(res, line);
         }
   }

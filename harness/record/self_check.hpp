@@ -20,11 +20,11 @@ struct CheckResult {
 };
 
 // The poison pattern for a D element `bytes` wide, built from one repeated byte.
-uint32_t poison_pattern(uint8_t byte, int bytes);
+uint64_t poison_pattern(uint8_t byte, int bytes);
 
 // d1 and d2 come from two launches with D poisoned with poison1 and poison2 beforehand.
-CheckResult check_runs_agree(const InstructionRecording& r, const std::vector<uint32_t>& d1, uint32_t poison1,
-                             const std::vector<uint32_t>& d2, uint32_t poison2);
+CheckResult check_runs_agree(const InstructionRecording& r, const std::vector<uint32_t>& d1, uint64_t poison1,
+                             const std::vector<uint32_t>& d2, uint64_t poison2);
 
 // The small_int tiles of r (r.d filled): D must equal C + sum A*B computed exactly (+0 == -0).
 CheckResult check_exact_tiles(const InstructionRecording& r);

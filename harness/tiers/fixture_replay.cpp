@@ -14,7 +14,7 @@ void replay_instruction(const FixtureInstruction& fi, BitComparator& cmp) {
   const FixtureArrays rec = load_fixture_arrays(fi);
   const ref::Instruction& in = fi.model->instr;
   const size_t M = static_cast<size_t>(in.m), N = static_cast<size_t>(in.n), K = static_cast<size_t>(in.k);
-  std::vector<uint32_t> d(rec.tiles * M * N);
+  std::vector<uint32_t> d(rec.tiles * M * N * ref::words_per_element(in.d));
   const bool scaled = !rec.sa.values.empty();
   ref::mma(*fi.model, rec.tiles, rec.a.values.data(), rec.b.values.data(), rec.c.values.data(), d.data(),
            scaled ? rec.sa.values.data() : nullptr, scaled ? rec.sb.values.data() : nullptr);
@@ -29,15 +29,16 @@ void replay_instruction(const FixtureInstruction& fi, BitComparator& cmp) {
       const size_t out = begin + i, t = out / (M * N), m = out / N % M, n = out % N;
       return CaseDescription{
           "tile " + std::to_string(t) + " m " + std::to_string(m) + " n " + std::to_string(n),
-          "a=" + hex_list(&rec.a.values[(t * M + m) * K], K, a_bytes) +
-              " b=" + hex_list(&rec.b.values[t * K * N + n], K, b_bytes, N) +
-              " c=" + hex_bits(rec.c.values[out], c_bytes) +
+          "a=" + hex_list(&rec.a.values[word_offset((t * M + m) * K, a_bytes)], K, a_bytes) +
+              " b=" + hex_list(&rec.b.values[word_offset(t * K * N + n, b_bytes)], K, b_bytes, N) +
+              " c=" + hex_bits(element_bits(rec.c.values.data(), out, c_bytes), c_bytes) +
               (S ? " scale_a=" + hex_list(&rec.sa.values[(t * M + m) * S], S, 1) +
                        " scale_b=" + hex_list(&rec.sb.values[t * S * N + n], S, 1, N)
                  : std::string())};
     };
-    cmp.compare(fi.instr + "/" + fam.name, std::span(rec.d.values).subspan(begin, count),
-                std::span(d).subspan(begin, count), d_bytes, describe);
+    const size_t word_begin = word_offset(begin, d_bytes), words = word_offset(count, d_bytes);
+    cmp.compare(fi.instr + "/" + fam.name, std::span(rec.d.values).subspan(word_begin, words),
+                std::span(d).subspan(word_begin, words), d_bytes, describe);
   }
 }
 

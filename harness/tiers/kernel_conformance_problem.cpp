@@ -52,10 +52,19 @@ void for_each_slice(const kernels::GemmShape& s, const std::function<void(const 
 
 GemmOutputs poisoned_outputs(const GemmInputs& in, bool trace) {
   GemmOutputs out;
-  out.D.assign(in.outputs(), kPoison);
-  if (trace) out.trace.assign(in.outputs() * in.steps(), kPoison);
+  const size_t w = ref::words_per_element(in.model->instr.d);
+  out.D.assign(in.outputs() * w, kPoison);
+  if (trace) out.trace.assign(in.outputs() * in.steps() * w, kPoison);
   return out;
 }
+
+// Words per element of A, B and C/D (two for fp64).
+struct Words {
+  size_t a, b, c, d;
+  explicit Words(const ref::Instruction& in)
+      : a(ref::words_per_element(in.a)), b(ref::words_per_element(in.b)), c(ref::words_per_element(in.c)),
+        d(ref::words_per_element(in.d)) {}
+};
 
 bool runs_on_the_cpu(const kernels::Backend& b) { return b.name() == "host" || b.name() == "reference"; }
 
@@ -65,11 +74,12 @@ GemmOutputs reference_outputs(const GemmInputs& in, bool trace) {
   GemmOutputs out = poisoned_outputs(in, trace);
   const kernels::GemmShape& s = in.shape;
   const size_t steps = in.steps();
+  const Words w(in.model->instr);
   for_each_slice(s, [&](const Slice& sl) {
     const size_t row0 = sl.batch * s.M + sl.row;  // first row of the slice among all batch rows
-    ref::gemm(*in.model, sl.rows, s.N, s.K, &in.A[row0 * s.K], &in.B[sl.batch * s.K * s.N], &in.C[row0 * s.N],
-              &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr, in.sa(sl.batch, sl.row),
-              in.sb(sl.batch));
+    ref::gemm(*in.model, sl.rows, s.N, s.K, &in.A[row0 * s.K * w.a], &in.B[sl.batch * s.K * s.N * w.b],
+              &in.C[row0 * s.N * w.c], &out.D[row0 * s.N * w.d], trace ? &out.trace[row0 * s.N * steps * w.d] : nullptr,
+              in.sa(sl.batch, sl.row), in.sb(sl.batch));
   });
   return out;
 }
@@ -83,11 +93,12 @@ GemmOutputs backend_outputs(const kernels::Backend& backend, const GemmInputs& i
     return out;
   }
   const size_t steps = in.steps();
+  const Words w(in.model->instr);
   for_each_slice(s, [&](const Slice& sl) {
     const size_t row0 = sl.batch * s.M + sl.row;
-    backend.run({in.model, {1, sl.rows, s.N, s.K}, &in.A[row0 * s.K], &in.B[sl.batch * s.K * s.N], &in.C[row0 * s.N],
-                 &out.D[row0 * s.N], trace ? &out.trace[row0 * s.N * steps] : nullptr, in.sa(sl.batch, sl.row),
-                 in.sb(sl.batch)});
+    backend.run({in.model, {1, sl.rows, s.N, s.K}, &in.A[row0 * s.K * w.a], &in.B[sl.batch * s.K * s.N * w.b],
+                 &in.C[row0 * s.N * w.c], &out.D[row0 * s.N * w.d],
+                 trace ? &out.trace[row0 * s.N * steps * w.d] : nullptr, in.sa(sl.batch, sl.row), in.sb(sl.batch)});
   });
   return out;
 }
@@ -103,9 +114,9 @@ size_t compare_outputs(BitComparator& cmp, const std::string& group, const GemmI
     const size_t t = out / (s.M * s.N), m = out / s.N % s.M, n = out % s.N;
     const size_t S = in.scales_per_row();
     return std::pair{"(" + std::to_string(t) + "," + std::to_string(m) + "," + std::to_string(n) + ")",
-                     "a=" + hex_list(&in.A[(t * s.M + m) * s.K], s.K, a_bytes) +
-                         " b=" + hex_list(&in.B[t * s.K * s.N + n], s.K, b_bytes, s.N) +
-                         " c=" + hex_bits(in.C[out], c_bytes) +
+                     "a=" + hex_list(&in.A[word_offset((t * s.M + m) * s.K, a_bytes)], s.K, a_bytes) +
+                         " b=" + hex_list(&in.B[word_offset(t * s.K * s.N + n, b_bytes)], s.K, b_bytes, s.N) +
+                         " c=" + hex_bits(element_bits(in.C.data(), out, c_bytes), c_bytes) +
                          (S ? " scale_a=" + hex_list(in.sa(t, m), S, 1) + " scale_b=" + hex_list(in.sb(t) + n, S, 1, s.N)
                             : std::string())};
   };

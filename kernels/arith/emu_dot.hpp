@@ -293,10 +293,11 @@ MMAEMU_HD uint32_t chained_block(const InstrParams& ip, const Load& load, int st
   return block(ip.block, ip.a, ip.b, load, start, n, fc, acc);
 }
 
-// An instruction that is not lowered over n elements: blocks of L chained from c, the last one short.
+// An instruction that is not lowered over n elements: blocks of L chained from c (in format fc), the
+// last one short.
 template <class Load>
-MMAEMU_HD uint32_t block_chain(const InstrParams& ip, const Load& load, int n, uint32_t c) {
-  const FmtParams* acc_fmt = &ip.c;
+MMAEMU_HD uint32_t block_chain(const InstrParams& ip, const Load& load, int n, uint32_t c, const FmtParams& fc) {
+  const FmtParams* acc_fmt = &fc;
   uint32_t acc = c;
   for (int start = 0; start < n; start += ip.block.L) {
     acc = chained_block(ip, load, start, imin(ip.block.L, n - start), *acc_fmt, acc);
@@ -372,15 +373,18 @@ struct PartLoad {
 };
 
 // One instruction step: c + the step's products, as the emulated GPU computes it; D's raw bits.
+// c is in the instruction's C format, or in D's for a GEMM's steps after the first (`chained`): the two
+// differ only for Volta's m8n8k4 with an fp16 C and an fp32 D (ref::gemm).
 template <class Load>
-MMAEMU_HD uint32_t emu_step(const OpParams& p, const Load& load, uint32_t c) {
-  if (!p.lowered) return block_chain(p.instr, load, p.instr.k, c);
+MMAEMU_HD uint32_t emu_step(const OpParams& p, const Load& load, uint32_t c, bool chained = false) {
+  const FmtParams& fc = chained ? p.instr.d : p.instr.c;
+  if (!p.lowered) return block_chain(p.instr, load, p.instr.k, c, fc);
   uint32_t acc = zero_bits(p.via.c, false);
   for (int part = 0; part < p.parts; ++part) {
     const PartLoad<Load> part_load{p, load, part};
-    acc = block_chain(p.via, part_load, part_size(p.instr.k, p.parts, p.run, part), acc);
+    acc = block_chain(p.via, part_load, part_size(p.instr.k, p.parts, p.run, part), acc, p.via.c);
   }
-  return ieee_add(p.instr.d, p.via.d, acc, p.instr.c, c);
+  return ieee_add(p.instr.d, p.via.d, acc, fc, c);
 }
 
 // Loads a step's elements from strided raw bits, zero past the end of K; for block-scaled instructions
@@ -435,7 +439,7 @@ MMAEMU_HD uint32_t emu_gemm_element(const OpParams& p, const uint32_t* a_row, si
   for (size_t s = 0, base = 0; base < K; ++s, base += k) {
     const StridedLoad load{a_row + base * a_stride, a_stride, b_col + base * b_stride, b_stride,
                            static_cast<int>(K - base < k ? K - base : k), sa, sb, sb_stride, base, scale_count, sp};
-    acc = emu_step(p, load, acc);
+    acc = emu_step(p, load, acc, s > 0);
     if (trace) trace[s * trace_stride] = acc;
   }
   return acc;

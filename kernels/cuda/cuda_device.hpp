@@ -18,7 +18,8 @@ int cuda_device_sm();
 
 // Throws KernelError "<what> (b,m,n) left unwritten" for the first output still holding the poison.
 // `per_output` entries belong to each output (1 for D, steps for the trace).
-void check_written(const uint32_t* out, const GemmShape& shape, size_t per_output, const char* what);
+// `words` per element (2 for fp64): only the last (high) word is checked, as a low word may be all ones.
+void check_written(const uint32_t* out, const GemmShape& shape, size_t per_output, const char* what, size_t words = 1);
 
 // Times a stretch of GPU work with CUDA events (the kernel alone, not the copies).
 class EventTimer {

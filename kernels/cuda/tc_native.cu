@@ -142,6 +142,7 @@ class TcBackend final : public Backend {
     // catalogue's (a study of another F or L, a doctored profile) is not what they give.
     if (!same_block(model.block, ref::lookup(model.arch, model.instr.name).block))
       return "tc: the model's block differs from " + gpu_name + "'s own; the tensor cores give only their own";
+    if (model.fma_chain) return std::string("tc: fp64 mma (an IEEE fma chain) has no tensor-core kernel here; v1 and host run it");
     if (!find_native(model.instr.name)) {
       if (ref::is_wide_n_variant(model.instr))
         return "tc: " + model.instr.name + ": only the N = 8 kernels of wgmma are built (N = " +

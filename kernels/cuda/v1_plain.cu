@@ -4,6 +4,7 @@
 #include <string>
 
 #include "kernels/arith/emu_dot.hpp"
+#include "kernels/arith/fma_chain.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"
@@ -29,6 +30,18 @@ __global__ void v1_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint
   }
 }
 
+// fp64 mma: one thread per output of the IEEE fma chain, two words per element.
+__global__ void v1_fma_chain(GemmShape s, size_t k, size_t steps, const uint32_t* __restrict__ A,
+                             const uint32_t* __restrict__ B, const uint32_t* __restrict__ C, uint32_t* __restrict__ D,
+                             uint32_t* __restrict__ trace) {
+  const size_t outputs = s.batch * s.M * s.N, threads = size_t{gridDim.x} * blockDim.x;
+  for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < outputs; o += threads) {
+    const size_t n = o % s.N, m = (o / s.N) % s.M, t = o / (s.N * s.M);
+    arith::fma_chain_element(A + 2 * (t * s.M + m) * s.K, 1, B + 2 * (t * s.K * s.N + n), s.N, s.K, k, C + 2 * o,
+                             D + 2 * o, trace ? trace + 2 * o * steps : nullptr);
+  }
+}
+
 class V1Backend final : public Backend {
  public:
   std::string name() const override { return "v1"; }
@@ -37,10 +50,12 @@ class V1Backend final : public Backend {
   }
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
     if (auto why = cuda_device_declines()) return why;
+    if (model.fma_chain) return std::nullopt;
     return arith_declines(model);
   }
   RunInfo run(const GemmProblem& pr) const override {
     if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + *why);
+    if (pr.model->fma_chain) return run_fma_chain(pr);
     const arith::OpParams p = params_from_profile(*pr.model);
     const GemmShape& s = pr.shape;
     const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s), S = scales_per_row(*pr.model, s);
@@ -72,6 +87,38 @@ class V1Backend final : public Backend {
     if (pr.trace) {
       T.download(pr.trace);
       check_written(pr.trace, s, steps, "v1: trace of output");
+    }
+    return info;
+  }
+
+ private:
+  RunInfo run_fma_chain(const GemmProblem& pr) const {
+    const GemmShape& s = pr.shape;
+    const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s);
+    DeviceBuffer<uint32_t> A(2 * a_count(s)), B(2 * b_count(s)), C(2 * outputs), D(2 * outputs),
+        T(pr.trace ? 2 * outputs * steps : 0);
+    A.upload(pr.A);
+    B.upload(pr.B);
+    C.upload(pr.C);
+    D.fill_bytes(0xFF);  // poison: every output must be overwritten
+    T.fill_bytes(0xFF);
+    RunInfo info{name(), 0};
+    if (outputs != 0) {
+      const int threads = 256;
+      const size_t blocks = std::min<size_t>((outputs + threads - 1) / threads, size_t{1} << 20);
+      EventTimer timer;
+      timer.start();
+      v1_fma_chain<<<static_cast<unsigned>(blocks), threads>>>(s, static_cast<size_t>(pr.model->instr.k), steps, A.get(),
+                                                               B.get(), C.get(), D.get(), pr.trace ? T.get() : nullptr);
+      cuda_check(cudaGetLastError(), "v1 kernel launch");
+      info.kernel_ms = timer.stop_ms();
+      cuda_check(cudaDeviceSynchronize(), "v1 kernel");
+    }
+    D.download(pr.D);
+    check_written(pr.D, s, 1, "v1: output", 2);
+    if (pr.trace) {
+      T.download(pr.trace);
+      check_written(pr.trace, s, steps, "v1: trace of output", 2);
     }
     return info;
   }

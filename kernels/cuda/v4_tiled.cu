@@ -73,6 +73,9 @@ class V4Backend final : public Backend {
                                       bool /*wants_trace*/) const override {
     if (auto why = cuda_device_declines()) return why;
     if (auto why = arith_declines(model)) return "v4: " + *why;
+    if (model.instr.c != model.instr.d)  // its accumulator tiles hold one format
+      return "v4: C (" + std::string(ref::format_name(model.instr.c)) + ") in another format than D (" +
+             std::string(ref::format_name(model.instr.d)) + ") is run by v1 and host";
     if (v4::kStageK % model.instr.k != 0)
       return "v4: instruction K = " + std::to_string(model.instr.k) + " does not divide its " +
              std::to_string(v4::kStageK) + "-element K stage";

@@ -3,6 +3,7 @@
 #include <chrono>
 
 #include "kernels/arith/emu_dot.hpp"
+#include "kernels/arith/fma_chain.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
 
@@ -16,10 +17,16 @@ class HostBackend final : public Backend {
     return "the GPU kernels' __host__ __device__ arithmetic, one output at a time on the CPU";
   }
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
+    if (model.fma_chain) return std::nullopt;
     return arith_declines(model);
   }
   RunInfo run(const GemmProblem& pr) const override {
     const auto start = std::chrono::steady_clock::now();
+    if (pr.model->fma_chain) {
+      run_fma_chain(pr);
+      const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
+      return {name(), ms.count()};
+    }
     const arith::OpParams p = params_from_profile(*pr.model);
     const GemmShape& s = pr.shape;
     const size_t steps = ref::gemm_steps(*pr.model, s.K), S = scales_per_row(*pr.model, s);
@@ -39,6 +46,20 @@ class HostBackend final : public Backend {
     }
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
     return {name(), ms.count()};
+  }
+
+ private:
+  // fp64 mma: two words per element.
+  static void run_fma_chain(const GemmProblem& pr) {
+    const GemmShape& s = pr.shape;
+    const size_t steps = ref::gemm_steps(*pr.model, s.K), k = static_cast<size_t>(pr.model->instr.k);
+    for (size_t t = 0; t < s.batch; ++t)
+      for (size_t m = 0; m < s.M; ++m)
+        for (size_t n = 0; n < s.N; ++n) {
+          const size_t o = (t * s.M + m) * s.N + n;
+          arith::fma_chain_element(pr.A + 2 * (t * s.M + m) * s.K, 1, pr.B + 2 * (t * s.K * s.N + n), s.N, s.K, k,
+                                   pr.C + 2 * o, pr.D + 2 * o, pr.trace ? pr.trace + 2 * o * steps : nullptr);
+        }
   }
 };
 

@@ -2,6 +2,8 @@
 #include <array>
 #include <bit>
 #include <mutex>
+#include <stdexcept>
+#include <string>
 #include <vector>
 
 #include "mmaemu/reference/format.hpp"
@@ -23,7 +25,16 @@ constexpr std::array<FormatSpec, static_cast<size_t>(FormatId::count)> kSpecs = 
     {"e2m3", 6, 2, 3, 1, SpecialStyle::finite_no_nan, 0},
     {"ue8m0", 8, 8, 0, 127, SpecialStyle::finite_one_nan, 0, false},
     {"ue4m3", 7, 4, 3, 7, SpecialStyle::finite_one_nan, 0, false},
+    {"fp64", 64, 11, 52, 1023, SpecialStyle::ieee, 0},
 }};
+
+// The functions of one 32-bit pattern are for the formats that fit one; fp64 has its own arithmetic.
+const FormatSpec& narrow_spec(FormatId f) {
+  const FormatSpec& s = kSpecs[static_cast<size_t>(f)];
+  if (s.storage_bits > 32)
+    throw std::invalid_argument(std::string(s.name) + " does not fit a 32-bit pattern (it takes two words)");
+  return s;
+}
 
 uint32_t sign_mask(const FormatSpec& s) { return s.is_signed ? 1u << (s.storage_bits - 1) : 0u; }
 
@@ -75,6 +86,7 @@ const std::vector<Decoded>& table(FormatId f) {
 }  // namespace
 
 const FormatSpec& spec(FormatId f) { return kSpecs[static_cast<size_t>(f)]; }
+int words_per_element(FormatId f) { return spec(f).storage_bits > 32 ? 2 : 1; }
 std::string_view format_name(FormatId f) { return spec(f).name; }
 
 std::optional<FormatId> parse_format(std::string_view n) {
@@ -89,11 +101,12 @@ std::optional<FormatId> parse_format(std::string_view n) {
   if (n == "e2m3") return FormatId::e2m3;
   if (n == "ue8m0") return FormatId::ue8m0;
   if (n == "ue4m3") return FormatId::ue4m3;
+  if (n == "f64" || n == "fp64") return FormatId::fp64;
   return std::nullopt;
 }
 
 Decoded decode(FormatId f, uint32_t bits) {
-  const FormatSpec& s = spec(f);
+  const FormatSpec& s = narrow_spec(f);
   if (s.storage_bits <= 16) return table(f)[bits & ((1u << s.storage_bits) - 1u)];
   return decode_slow(s, bits);
 }
@@ -102,12 +115,12 @@ Decoded decode(FormatId f, uint32_t bits) {
 // which have no NaN, that pattern is the largest positive value (nothing the tensor cores return is
 // in those formats; only a conversion of a NaN into them could give it).
 uint32_t canonical_nan(FormatId f) {
-  const FormatSpec& s = spec(f);
+  const FormatSpec& s = narrow_spec(f);
   return static_cast<uint32_t>((uint64_t{1} << s.storage_bits) - 1u) & ~sign_mask(s);
 }
 
 uint32_t zero_bits(FormatId f, bool neg) {
-  return neg ? sign_mask(spec(f)) : 0u;
+  return neg ? sign_mask(narrow_spec(f)) : 0u;
 }
 
 namespace {
@@ -129,14 +142,14 @@ uint32_t max_finite(const FormatSpec& s, bool neg) {
 }  // namespace
 
 uint32_t infinity_bits(FormatId f, bool neg) {
-  const FormatSpec& s = spec(f);
+  const FormatSpec& s = narrow_spec(f);
   if (s.specials != SpecialStyle::ieee) return max_finite(s, neg);
   return encode(s, neg, (1u << s.exp_bits) - 1u, 0);
 }
 
 uint32_t round_to_format(FormatId f, bool neg, unsigned __int128 mag, int scale, Rounding r,
                          bool rz_overflow_to_inf) {
-  const FormatSpec& s = spec(f);
+  const FormatSpec& s = narrow_spec(f);
   if (mag == 0) return zero_bits(f, neg);
   const uint64_t hi = static_cast<uint64_t>(mag >> 64);
   const int msb = hi ? 127 - std::countl_zero(hi) : 63 - std::countl_zero(static_cast<uint64_t>(mag));

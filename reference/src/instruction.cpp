@@ -62,7 +62,7 @@ bool is_wide_n_variant(const Instruction& in) { return takes_any_n(in.family) &&
 
 std::string spell(const Instruction& in) {
   const auto t = [](FormatId f) {
-    return std::string(f == FormatId::fp32 ? "f32" : f == FormatId::fp16 ? "f16" : format_name(f));
+    return std::string(f == FormatId::fp32 ? "f32" : f == FormatId::fp16 ? "f16" : f == FormatId::fp64 ? "f64" : format_name(f));
   };
   std::string s = in.family == InstrFamily::mma_sync ? "mma." : in.family == InstrFamily::wgmma ? "wgmma." : "tcgen05.mma.";
   s += "m" + std::to_string(in.m) + "n" + std::to_string(in.n) + "k" + std::to_string(in.k);

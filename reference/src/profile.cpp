@@ -64,14 +64,20 @@ struct Builder {
         if (f16) add(InstrFamily::mma_sync, m, n, k, F::fp16, a, b, F::fp16, *f16);
       }
   }
-  // Volta's m8n8k4 (fp16 inputs; C and D both fp32 or both fp16), 4-element blocks with 23 fraction
-  // bits. The form with an fp16 C and an fp32 D is not here: the catalogue's GEMMs feed each step's
-  // D to the next step's C, which that form cannot chain. Turing runs the same instruction with
-  // Volta's arithmetic, not its own: MMA-Sim 2.1.1 models it so (a model's evidence; no Turing
-  // recording of m8n8k4 here).
+  // Volta's m8n8k4 (fp16 inputs), 4-element blocks with 23 fraction bits: C and D both fp32 or both
+  // fp16, and an fp16 C with an fp32 D (the fp32 block: C is a term like any other, read as fp16; a
+  // GEMM's later steps read the accumulator as fp32, see ref::gemm). Turing runs the same instruction
+  // with Volta's arithmetic, not its own: MMA-Sim 2.1.1 models it so (a model's evidence; no Turing
+  // recording of m8n8k4 here). The fp32 C with an fp16 D that PTX also allows is in neither model.
   void volta_m8n8k4() {
     const BlockModel f32 = fp32_acc(4, 23), f16 = fp16_acc(4, 23);
     mma(8, 8, 4, F::fp16, f32, &f16);
+    add(InstrFamily::mma_sync, 8, 8, 4, F::fp32, F::fp16, F::fp16, F::fp16, f32);
+  }
+  // fp64 mma (DMMA): an IEEE fma chain, no block model (InstructionModel::fma_chain).
+  void fp64(int m, int n, int k) {
+    add(InstrFamily::mma_sync, m, n, k, F::fp64, F::fp64, F::fp64, F::fp64, {});
+    out.back().fma_chain = true;
   }
   // mma.sync FP8 where the architecture has no FP8 warp-level unit: lowered to fp16 HMMAs (see
   // Lowering). The compiler (ptxas 13.0) deals each register's 4 consecutive k as two fp16 pairs, so
@@ -153,6 +159,7 @@ std::vector<InstructionModel> build(Arch arch) {
         c.mma(16, 8, k, F::bf16, f32);
       }
       for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
+      c.fp64(8, 8, 4);
       if (arch == Arch::sm89) {  // Ada FP8: 16-element blocks rounded to e8m13 (k16: one block)
         const BlockModel f8 = e8m13_acc(16, 13), f8h = fp16_acc(16, 13);
         for (int k : {32, 16}) c.mma_fp8(16, 8, k, f8, &f8h);
@@ -168,6 +175,8 @@ std::vector<InstructionModel> build(Arch arch) {
         c.mma(16, 8, k, F::bf16, f32);
       }
       for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
+      c.fp64(8, 8, 4);
+      for (int k : {4, 8, 16}) c.fp64(16, 8, k);  // Hopper's own DMMA shapes
       c.mma_fp8_lowered(16, 8, 32);  // Hopper's FP8 unit is wgmma's; mma.sync FP8 is lowered
       c.wgmma(16, F::fp16, F::fp16, f32, &f16);
       c.wgmma(16, F::bf16, F::bf16, f32, nullptr);
@@ -185,6 +194,7 @@ std::vector<InstructionModel> build(Arch arch) {
         c.mma(16, 8, k, F::bf16, f32);
       }
       for (int k : {4, 8}) c.mma(16, 8, k, F::tf32, tf);
+      c.fp64(8, 8, 4);  // Blackwell keeps Ampere's DMMA shape only (PTX: m16n8k{4,8,16} are sm_90 only)
       const std::initializer_list<F> f8f6f4 = {F::e5m2, F::e4m3, F::e3m2, F::e2m3, F::e2m1};
       if (arch == Arch::sm100) {
         c.mma_fp8_lowered(16, 8, 32);  // data-centre Blackwell lowers mma.sync FP8 like Hopper

@@ -116,5 +116,6 @@ TEST(Format, ConvertsBetweenFormats) {
 TEST(Format, ParsesNames) {
   EXPECT_EQ(parse_format("f16"), FormatId::fp16);
   EXPECT_EQ(parse_format("bf16"), FormatId::bf16);
-  EXPECT_FALSE(parse_format("fp64").has_value());
+  EXPECT_EQ(parse_format("f64"), FormatId::fp64);
+  EXPECT_FALSE(parse_format("fp128").has_value());
 }

@@ -97,6 +97,9 @@ TEST(Profiles, EveryArchitectureHasInstructions) {
       if (m.lowering) {  // each part runs as an instruction of the same architecture, K split evenly
         ASSERT_NE(m.lowering->via_model, nullptr) << m.instr.name;
         EXPECT_EQ(m.lowering->via_model->instr.k * m.lowering->parts, m.instr.k) << m.instr.name;
+      } else if (m.fma_chain) {  // fp64: no block, every element two words
+        EXPECT_EQ(m.instr.a, FormatId::fp64) << m.instr.name;
+        EXPECT_EQ(m.block.block_k, 0) << m.instr.name;
       } else {
         EXPECT_GT(m.block.block_k, 0) << m.instr.name;
       }

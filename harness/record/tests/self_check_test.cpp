@@ -46,7 +46,7 @@ TEST(SelfCheck, ExactTilesPassWhenDIsExactAndFailWhenOutputsMoved) {
 
 TEST(SelfCheck, RunsMustAgreeAndWriteEveryOutput) {
   InstructionRecording r = plan_recording(*ref::parse_instruction("mma.m16n8k16.f32.f16.f16.f32"), 1, 1);
-  const uint32_t p1 = poison_pattern(0xA5, 4), p2 = poison_pattern(0x5A, 4);
+  const uint64_t p1 = poison_pattern(0xA5, 4), p2 = poison_pattern(0x5A, 4);
   EXPECT_EQ(p1, 0xA5A5A5A5u);
   EXPECT_EQ(poison_pattern(0x5A, 2), 0x5A5Au);
   std::vector<uint32_t> d1(r.outputs(), 0x3F800000u), d2 = d1;

@@ -25,6 +25,10 @@ enum class FormatId : uint8_t {
   // Block-scale formats (the scale operands of kind::mxf8f6f4, mxf4, mxf4nvf4), unsigned:
   ue8m0,  // 2^(bits - 127), no zero, no subnormals; 0xFF is NaN (OCP MX E8M0)
   ue4m3,  // e4m3 without its sign: 7 bits in the low bits of a byte; 0x7F is NaN, 0x00 is zero
+  // IEEE binary64, the operands and results of fp64 mma (an IEEE fma chain, fma_chain.cpp). Wider than a
+  // word: an element travels as two 32-bit words (words_per_element), and nothing here that takes or
+  // returns one uint32_t pattern (decode, round_to_format, convert, ...) accepts it.
+  fp64,
   count
 };
 
@@ -52,7 +56,11 @@ struct FormatSpec {
 };
 
 const FormatSpec& spec(FormatId f);
-std::optional<FormatId> parse_format(std::string_view name);  // "fp32","f32","tf32","f16","fp16",...
+
+// Raw bits travel as 32-bit words: a format of up to 32 bits takes one word per element (widened), fp64
+// two, low word first, so that an array of words is the little-endian image of its elements.
+int words_per_element(FormatId f);
+std::optional<FormatId> parse_format(std::string_view name);  // "fp32","f32","tf32","f16","fp16","f64",...
 std::string_view format_name(FormatId f);
 
 enum class ValueClass : uint8_t { zero, subnormal, normal, inf, nan };

@@ -59,8 +59,13 @@ struct Lowering {
 struct InstructionModel {
   Arch arch;
   Instruction instr;
-  BlockModel block;           // the tensor-core block; unused when the instruction is lowered
+  BlockModel block;           // the tensor-core block; unused when the instruction is lowered or an fma chain
   std::optional<Lowering> lowering;
+  // fp64 mma (DMMA): no block and no alignment window. Each k is one IEEE binary64 fused multiply-add,
+  // rounded to nearest even, in k order from c: d = fma(a[K-1], b[K-1], ... fma(a[0], b[0], c) ...);
+  // a NaN result is canonical (fma_chain.cpp). Operands and results take two words each
+  // (words_per_element).
+  bool fma_chain = false;
 };
 
 // Thrown when an architecture lacks an instruction; the CLI maps it to exit status 2.
@@ -77,6 +82,7 @@ const std::vector<InstructionModel>& instructions_of(Arch a);
 const InstructionModel& lookup(Arch arch, std::string_view ptx);
 
 // One output element: c + sum_{k<K} a[k]*b[k], as the architecture computes it, K = instr.k.
+// Not for fma-chain (fp64) instructions, whose elements do not fit one word: mma() and gemm() take them.
 // a, b are raw bits in the instruction's A and B formats, c in its C format; returns D's raw bits.
 // Block-scaled instructions also take sa[j], sb[j]: the scales of k in [j*block, (j+1)*block)
 // (instr.scale); the others ignore them.
@@ -94,7 +100,7 @@ size_t scale_count(const Instruction& in, size_t K);
 // The bits of the scale 1.0, which the padding past the end of K takes (ue8m0 0x7F, ue4m3 0x38).
 uint32_t unit_scale_bits(FormatId f);
 
-// A whole instruction over T tiles in the `mmaemu mma` layout:
+// A whole instruction over T tiles in the `mmaemu mma` layout (arrays of words: two per fp64 element):
 //   A[T][M][K], B[T][K][N], C[T][M][N] -> D[T][M][N];
 //   block-scaled: SA[T][M][K/block], SB[T][K/block][N].
 void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint32_t* B,
@@ -102,8 +108,10 @@ void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint3
 
 // A whole GEMM as the hardware's MMA loop runs it: K is padded with zeros to a multiple of the
 // instruction's K, and the instruction is applied step by step along K, each step's D being the next
-// step's C. Row-major raw bits: A[M][K], B[K][N], C[M][N] -> D[M][N] (C and D in the instruction's
-// C/D format, which are the same for every instruction in the catalogue).
+// step's C. Row-major raw bits: A[M][K], B[K][N], C[M][N] -> D[M][N]. C is in the instruction's C
+// format and D in its D format; where they differ (Volta's m8n8k4 with an fp16 C and an fp32 D), the
+// first step reads C in C's format and every later step reads the accumulator in D's, as a loop goes
+// on with the instruction's D-typed form (.f32.f16.f16.f32).
 // trace, when given, receives the accumulator after every step: trace[(m*N + n)*steps + s], so that
 // a comparison covers the whole accumulation path and not only its end.
 // Block-scaled instructions take SA[M][S], SB[S][N], S = scale_count(K); the padding past K has the
