@@ -10,6 +10,7 @@ PyTorch), and compares the raw bits. Prints one line per instruction and a verdi
 same as JSON with --json. Exit 0 when every output agrees, 1 when any differs, 2 on bad use.
 
     python3 scripts/mmasim_differential.py --mmaemu build/harness/cli/mmaemu --arch sm120 [--tiles 64]
+    python3 scripts/mmasim_differential.py --mmaemu build/harness/cli/mmaemu --against-recording fixtures/h200
 
 Needs numpy, torch and mmasim (pip install mmasim==2.1.1 torch). Operand storage is mmaemu's (README:
 fp6 and fp4 in the low bits of a byte); MMA-Sim holds fp4 in bits 5:2 of its byte, as the hardware's
@@ -217,10 +218,49 @@ def run_mmasim(torch, op, name, A, B, C, SA=None, SB=None):
     return out
 
 
+def is_nan(fmt, bits):
+    """Whether raw bits of an output format are a NaN (fp32, fp16, fp64)."""
+    width = {"f32": (8, 23), "f16": (5, 10), "f64": (11, 52)}[fmt]
+    e, m = width
+    return ((bits >> m) & ((1 << e) - 1)) == (1 << e) - 1 and (bits & ((1 << m) - 1)) != 0
+
+
+def score_recording(torch, sim, lists, set_dir, json_out):
+    """MMA-Sim on the inputs of a set recorded on a GPU, against the GPU's D: how the model scores on hardware."""
+    with open(os.path.join(set_dir, "manifest.yaml")) as f:
+        arch = next(line.split(":", 1)[1].strip() for line in f if line.startswith("arch:"))
+    results, compared, differing = [], 0, 0
+    for name in sorted(d for d in os.listdir(set_dir) if os.path.isdir(os.path.join(set_dir, d))):
+        op = mmasim_op(sim, lists, arch, name)
+        if op is None:
+            print(f"{name:40s} MMA-Sim does not model it on {ARCHS[arch]}")
+            results.append({"instr": name, "skipped": "MMA-Sim does not model it"})
+            continue
+        A, B, C, D = (np.load(os.path.join(set_dir, name, r + ".npy")) for r in "abcd")
+        theirs = run_mmasim(torch, op, name, A, B, C)
+        bad = np.argwhere(theirs != D)
+        d_fmt = parse(name)["d"]
+        both_nan = sum(1 for t, i, j in bad if is_nan(d_fmt, int(D[t, i, j])) and is_nan(d_fmt, int(theirs[t, i, j])))
+        results.append({"instr": name, "compared": int(D.size), "differing": int(len(bad)), "both_nan": both_nan})
+        compared += D.size
+        differing += len(bad)
+        verdict = "agree" if len(bad) == 0 else f"{len(bad)} differ ({both_nan} of them NaN in both, another payload)"
+        print(f"{name:40s} {D.size:8d} {verdict}", flush=True)
+    print(f"\nMMA-Sim {importlib.metadata.version('mmasim')} ({ARCHS[arch]}) on {set_dir}: {compared} recorded outputs, "
+          f"{differing} differ")
+    if json_out:
+        with open(json_out + ".tmp", "w") as f:
+            json.dump({"set": set_dir, "arch": arch, "torch": torch.__version__, "results": results}, f, indent=1)
+        os.replace(json_out + ".tmp", json_out)
+    return 0 if differing == 0 else 1
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     p.add_argument("--mmaemu", required=True, help="the mmaemu program")
-    p.add_argument("--arch", required=True, choices=sorted(ARCHS))
+    p.add_argument("--arch", choices=sorted(ARCHS), help="the profile (not with --against-recording)")
+    p.add_argument("--against-recording", metavar="SET",
+                   help="instead: MMA-Sim on a recorded fixture set's inputs against the GPU's D (e.g. fixtures/h200-fp64)")
     p.add_argument("--instr", action="append", help="only these instructions (default: every one both model)")
     p.add_argument("--tiles", type=int, default=32, help="tiles per family and instruction")
     p.add_argument("--seed", type=int, default=1)
@@ -233,6 +273,14 @@ def main():
     except ImportError as e:
         print(f"mmasim_differential: {e}; install with: pip install mmasim==2.1.1 torch", file=sys.stderr)
         return 2
+    lists = {("mma", False): isa_mma.mma_shape_and_type, ("wgmma", False): isa_wgmma.wgmma_shape_and_type,
+             ("tcgen05", False): isa_tcgen05mma.tcgen05mma_shape_and_type,
+             ("mma", True): isa_mma.mma_block_scale_shape_and_type,
+             ("tcgen05", True): isa_tcgen05mma.tcgen05mma_block_scale_shape_and_type}
+    if args.against_recording:
+        return score_recording(torch, sim, lists, args.against_recording, args.json)
+    if not args.arch:
+        p.error("--arch is required (or --against-recording SET)")
     info = subprocess.run([args.mmaemu, "info"], capture_output=True, text=True, check=True).stdout
     names, current = [], None
     for line in info.splitlines():
@@ -242,14 +290,10 @@ def main():
             names.append(line.split()[0])
     if args.instr:
         names = [n for n in names if n in args.instr]
-    lists = {("mma", False): isa_mma.mma_shape_and_type, ("wgmma", False): isa_wgmma.wgmma_shape_and_type,
-             ("tcgen05", False): isa_tcgen05mma.tcgen05mma_shape_and_type,
-             ("mma", True): isa_mma.mma_block_scale_shape_and_type,
-             ("tcgen05", True): isa_tcgen05mma.tcgen05mma_block_scale_shape_and_type}
     rng = np.random.default_rng(args.seed)
     results, compared, differing = [], 0, 0
     for name in names:
-        row = {"instr": name, "compared": 0, "differing": 0, "first": None}
+        row = {"instr": name, "compared": 0, "differing": 0, "both_nan": 0, "first": None}
         op = mmasim_op(sim, lists, args.arch, name)
         if op is None:
             row["skipped"] = "MMA-Sim does not model it"
@@ -260,6 +304,9 @@ def main():
             diff = np.argwhere(ours != theirs)
             row["compared"] += ours.size
             row["differing"] += len(diff)
+            d_fmt = parse(name)["d"]
+            row["both_nan"] += sum(1 for t, i, j in diff if d_fmt in ("f32", "f16", "f64") and
+                                   is_nan(d_fmt, int(ours[t, i, j])) and is_nan(d_fmt, int(theirs[t, i, j])))
             if len(diff) and row["first"] is None:
                 t, i, j = diff[0]
                 row["first"] = {"family": family, "tile": int(t), "m": int(i), "n": int(j),
@@ -270,7 +317,8 @@ def main():
         results.append(row)
         compared += row["compared"]
         differing += row["differing"]
-        verdict = row.get("skipped") or ("agree" if row["differing"] == 0 else f"{row['differing']} differ")
+        verdict = row.get("skipped") or ("agree" if row["differing"] == 0 else
+                                         f"{row['differing']} differ ({row['both_nan']} of them NaN in both, another payload)")
         print(f"{name:40s} {row['compared']:8d} {verdict}", flush=True)
     modelled = [r for r in results if "skipped" not in r]
     print(f"\n{args.arch}: {len(modelled)} instructions both model ({len(results) - len(modelled)} only mmaemu), "

@@ -1,6 +1,6 @@
 // gemm-equals-steps: a GEMM along K is its instruction applied step by step on instruction-shaped
-// tiles (M, N and K padded with zeros), each step's D the next step's C, the trace the accumulator
-// after every step. Checks the GEMM loop's padding, indexing and trace layout against ref::mma.
+// tiles (M, N and K padded with zeros), each step's D the next step's C (read in D's format:
+// ref::chained_form), the trace the accumulator after every step. Checks the GEMM loop's padding, indexing and trace layout against ref::mma.
 #include <algorithm>
 
 #include "harness/properties/catalogue_parts.hpp"
@@ -38,7 +38,7 @@ Outputs by_instruction_steps(const Problem& p) {
               const size_t kk = st * tk + k;
               b[k * tn + j] = j0 + j < s.N && kk < s.K ? p.ops.B[(t * s.K + kk) * s.N + j0 + j] : 0u;
             }
-          ref::mma(m, 1, a.data(), b.data(), c.data(), d.data());
+          ref::mma(st == 0 ? m : ref::chained_form(m), 1, a.data(), b.data(), c.data(), d.data());
           c = d;
           for (size_t i = 0; i < tm && i0 + i < s.M; ++i)
             for (size_t j = 0; j < tn && j0 + j < s.N; ++j)

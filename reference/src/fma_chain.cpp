@@ -1,8 +1,10 @@
 // fp64 mma (DMMA, sm_80 and later): the one tensor-core instruction with IEEE arithmetic. No block,
 // no alignment window, no truncation: every product is added by its own fused multiply-add, rounded
-// to nearest even, subnormals kept, in k order starting from c. MMA-Sim 2.1.1 models it so (its
-// MMA_FMA); reports/h200/fp64-mma holds the H200's recording that settles the rest: the order (c first,
-// k ascending) and the NaN a result takes (canonical, whatever NaN went in).
+// to nearest even, subnormals kept, in k order starting from c (MMA-Sim 2.1.1 models it so, as its
+// MMA_FMA). What a model of the arithmetic alone leaves open, the H200's recording settles
+// (fixtures/h200-fp64, all four shapes): NaN payloads travel. A step acc' = fma(a, b, acc) returns
+// b's NaN if b is one, else acc's, else a's, each quieted (bit 51 set, sign and payload kept); an
+// invalid operation on non-NaN operands (inf * 0, inf - inf) returns 0xFFF8000000000000.
 #include "mmaemu/reference/fma_chain.hpp"
 
 #include <bit>
@@ -11,12 +13,24 @@
 namespace mmaemu::ref {
 namespace {
 
-double load(const uint32_t* words) { return std::bit_cast<double>(uint64_t{words[0]} | uint64_t{words[1]} << 32); }
+constexpr uint64_t kQuietBit = uint64_t{1} << 51;
 
-void store(uint32_t* words, double x) {
-  const uint64_t bits = std::isnan(x) ? kFp64CanonicalNan : std::bit_cast<uint64_t>(x);
+uint64_t load(const uint32_t* words) { return uint64_t{words[0]} | uint64_t{words[1]} << 32; }
+
+void store(uint32_t* words, uint64_t bits) {
   words[0] = static_cast<uint32_t>(bits);
   words[1] = static_cast<uint32_t>(bits >> 32);
+}
+
+bool is_nan(uint64_t bits) { return (bits & ~(uint64_t{1} << 63)) > 0x7FF0000000000000ull; }
+
+// One step of the chain, NaN rules included.
+uint64_t fma_step(uint64_t a, uint64_t b, uint64_t acc) {
+  if (is_nan(b)) return b | kQuietBit;
+  if (is_nan(acc)) return acc | kQuietBit;
+  if (is_nan(a)) return a | kQuietBit;
+  const double r = std::fma(std::bit_cast<double>(a), std::bit_cast<double>(b), std::bit_cast<double>(acc));
+  return std::isnan(r) ? kFp64DefaultNan : std::bit_cast<uint64_t>(r);
 }
 
 }  // namespace
@@ -27,12 +41,12 @@ void fma_chain_gemm(const InstructionModel& m, size_t M, size_t N, size_t K, con
   for (size_t r = 0; r < M; ++r)
     for (size_t n = 0; n < N; ++n) {
       const size_t o = r * N + n;
-      double acc = load(C + 2 * o);
+      uint64_t acc = load(C + 2 * o);
       for (size_t step = 0; step < steps; ++step) {
         for (size_t kk = step * k; kk < (step + 1) * k; ++kk) {
           // Past K the padding's +0 products: they still turn a -0 accumulator into +0, as in hardware.
-          const double a = kk < K ? load(A + 2 * (r * K + kk)) : 0.0, b = kk < K ? load(B + 2 * (kk * N + n)) : 0.0;
-          acc = std::fma(a, b, acc);
+          const uint64_t a = kk < K ? load(A + 2 * (r * K + kk)) : 0, b = kk < K ? load(B + 2 * (kk * N + n)) : 0;
+          acc = fma_step(a, b, acc);
         }
         if (trace) store(trace + 2 * (o * steps + step), acc);
       }

@@ -281,9 +281,8 @@ uint32_t to_output(FormatId acc_fmt, uint32_t acc, FormatId d) {
   return convert(acc_fmt, acc, d, Rounding::nearest_even);
 }
 
-// A lowered instruction: its parts run as another instruction, chained from +0, and c (in format fc)
-// joins last.
-uint32_t lowered_dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, FormatId fc, int k) {
+// A lowered instruction: its parts run as another instruction, chained from +0, and c joins last.
+uint32_t lowered_dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k) {
   const Lowering& low = *m.lowering;
   const InstructionModel& via = *low.via_model;
   uint32_t pa[512], pb[512];  // K <= 512 for every instruction
@@ -298,14 +297,15 @@ uint32_t lowered_dot(const InstructionModel& m, const uint32_t* a, const uint32_
     }
     acc = dot_k(via, pa, pb, acc, n);
   }
-  return ieee_add(m.instr.d, via.instr.d, acc, fc, c, Rounding::nearest_even);
+  return ieee_add(m.instr.d, via.instr.d, acc, m.instr.c, c, Rounding::nearest_even);
 }
 
-// dot_k with the addend c read in format fc: the instruction's C format, or D's for the steps of a GEMM
-// after the first (see gemm()).
-uint32_t dot_with_addend(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, FormatId fc,
-                         int k, const uint32_t* sa, const uint32_t* sb) {
-  if (m.lowering) return lowered_dot(m, a, b, c, fc, k);
+}  // namespace
+
+uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k,
+               const uint32_t* sa, const uint32_t* sb) {
+  if (m.fma_chain) throw std::invalid_argument(m.instr.name + ": fp64 elements take two words; use mma() or gemm()");
+  if (m.lowering) return lowered_dot(m, a, b, c, k);
   const BlockModel& bm = m.block;
   if (m.instr.scale && (!sa || !sb))
     throw std::invalid_argument(m.instr.name + " is block-scaled: it needs scale operands for A and B");
@@ -315,7 +315,7 @@ uint32_t dot_with_addend(const InstructionModel& m, const uint32_t* a, const uin
     return scaled_block(bm, m.instr.a, m.instr.b, a + start, b + start, n, fc, acc,
                         {m.instr.scale->format, m.instr.scale->block, sa, sb}, start);
   };
-  FormatId acc_fmt = fc;
+  FormatId acc_fmt = m.instr.c;
   uint32_t acc = c;
   for (int start = 0; start < k; start += bm.block_k) {
     const int n = std::min(bm.block_k, k - start);
@@ -323,14 +323,6 @@ uint32_t dot_with_addend(const InstructionModel& m, const uint32_t* a, const uin
     acc_fmt = bm.block_result;
   }
   return to_output(acc_fmt, acc, m.instr.d);
-}
-
-}  // namespace
-
-uint32_t dot_k(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, int k,
-               const uint32_t* sa, const uint32_t* sb) {
-  if (m.fma_chain) throw std::invalid_argument(m.instr.name + ": fp64 elements take two words; use mma() or gemm()");
-  return dot_with_addend(m, a, b, c, m.instr.c, k, sa, sb);
 }
 
 uint32_t dot(const InstructionModel& m, const uint32_t* a, const uint32_t* b, uint32_t c, const uint32_t* sa,
@@ -372,6 +364,13 @@ size_t gemm_steps(const InstructionModel& m, size_t K) {
   return (K + k - 1) / k;
 }
 
+const InstructionModel& chained_form(const InstructionModel& m) {
+  if (m.instr.c == m.instr.d) return m;
+  Instruction in = m.instr;
+  in.c = in.d;
+  return lookup(m.arch, spell(in));
+}
+
 void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_t* A, const uint32_t* B,
           const uint32_t* C, uint32_t* D, uint32_t* trace, const uint32_t* SA, const uint32_t* SB) {
   if (m.fma_chain) return fma_chain_gemm(m, M, N, K, A, B, C, D, trace);
@@ -379,6 +378,7 @@ void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_
   const size_t S = m.instr.scale ? scale_count(m.instr, K) : 0;  // scales per row of A over all of K
   const size_t block = m.instr.scale ? static_cast<size_t>(m.instr.scale->block) : 1;
   const uint32_t unit = m.instr.scale ? unit_scale_bits(m.instr.scale->format) : 0;
+  const InstructionModel& later = chained_form(m);
   uint32_t row[512], column[512], row_scales[512], column_scales[512];  // one step's, padded past K
   for (size_t r = 0; r < M; ++r) {
     for (size_t n = 0; n < N; ++n) {
@@ -394,8 +394,7 @@ void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_
           row_scales[j] = jj < S ? SA[r * S + jj] : unit;
           column_scales[j] = jj < S ? SB[jj * N + n] : unit;
         }
-        acc = dot_with_addend(m, row, column, acc, step == 0 ? m.instr.c : m.instr.d, static_cast<int>(k),
-                              S ? row_scales : nullptr, S ? column_scales : nullptr);
+        acc = dot(step == 0 ? m : later, row, column, acc, S ? row_scales : nullptr, S ? column_scales : nullptr);
         if (trace) trace[(r * N + n) * steps + step] = acc;
       }
       D[r * N + n] = acc;

@@ -1,9 +1,10 @@
-// fp64 mma (an IEEE fma chain, c first, k ascending, NaN canonical) and the m8n8k4 whose C is fp16 and
+// fp64 mma (an IEEE fma chain, c first, k ascending, NaN payloads as the H200's) and the m8n8k4 whose C is fp16 and
 // D fp32, on cases worked out by hand.
 #include <gtest/gtest.h>
 
 #include <bit>
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 #include "mmaemu/reference/model.hpp"
@@ -68,12 +69,20 @@ TEST(Fp64Mma, SubnormalsAreKeptAndSignedZerosFollowIeee) {
   EXPECT_EQ(one_output({-0.0, -0.0, -0.0, -0.0}, {0, 0, 0, 0}, -0.0), bits(-0.0));
 }
 
-TEST(Fp64Mma, NanResultsAreCanonicalWhateverNanWentIn) {
-  const double snan = std::bit_cast<double>(uint64_t{0xFFF0000000000001});
-  EXPECT_EQ(one_output({snan, 0, 0, 0}, {1, 0, 0, 0}, 1.0), 0x7FFFFFFFFFFFFFFFull);
+TEST(Fp64Mma, NanPayloadsTravelAsTheH200Gives) {
+  const auto nan = [](uint64_t b) { return std::bit_cast<double>(b); };
   const double inf = std::numeric_limits<double>::infinity();
-  EXPECT_EQ(one_output({inf, 0, 0, 0}, {0, 0, 0, 0}, 1.0), 0x7FFFFFFFFFFFFFFFull);  // inf * 0
-  EXPECT_EQ(one_output({inf, 0, 0, 0}, {1, 0, 0, 0}, -inf), 0x7FFFFFFFFFFFFFFFull);  // inf - inf
+  // A signalling NaN comes out quieted, sign and payload kept.
+  EXPECT_EQ(one_output({nan(0xFFF0000000000001), 0, 0, 0}, {1, 0, 0, 0}, 1.0), 0xFFF8000000000001ull);
+  // b's NaN before the accumulator's, the accumulator's before a's.
+  EXPECT_EQ(one_output({nan(0x7FF0000000000A00), 0, 0, 0}, {nan(0x7FF00000000000B0), 0, 0, 0}, nan(0x7FF000000000000C)),
+            0x7FF80000000000B0ull);
+  EXPECT_EQ(one_output({nan(0x7FF0000000000A00), 0, 0, 0}, {1, 0, 0, 0}, nan(0x7FF000000000000C)), 0x7FF800000000000Cull);
+  // A later b's NaN replaces the accumulator's: the last NaN of B along k wins.
+  EXPECT_EQ(one_output({1, 1, 1, 1}, {nan(0x7FF0000000000001), 1, nan(0x7FF0000000000002), 1}, 0.0), 0x7FF8000000000002ull);
+  // inf * 0 and inf - inf on NaN-free operands: the negative default NaN.
+  EXPECT_EQ(one_output({inf, 0, 0, 0}, {0, 0, 0, 0}, 1.0), 0xFFF8000000000000ull);
+  EXPECT_EQ(one_output({inf, 0, 0, 0}, {1, 0, 0, 0}, -inf), 0xFFF8000000000000ull);
   EXPECT_EQ(one_output({inf, 0, 0, 0}, {1, 0, 0, 0}, 1.0), bits(inf));
 }
 

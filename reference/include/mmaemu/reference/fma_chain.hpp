@@ -7,8 +7,9 @@
 
 namespace mmaemu::ref {
 
-// The bits of every NaN an fp64 mma returns.
-inline constexpr uint64_t kFp64CanonicalNan = 0x7FFFFFFFFFFFFFFFull;
+// The NaN an invalid operation (inf * 0, inf - inf) gives when no operand is NaN: the negative quiet
+// NaN with no payload (recorded on an H200).
+inline constexpr uint64_t kFp64DefaultNan = 0xFFF8000000000000ull;
 
 // ref::mma and ref::gemm for an fma-chain instruction; arrays of words, two per element.
 void fma_chain_mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint32_t* B, const uint32_t* C,

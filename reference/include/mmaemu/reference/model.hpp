@@ -63,7 +63,7 @@ struct InstructionModel {
   std::optional<Lowering> lowering;
   // fp64 mma (DMMA): no block and no alignment window. Each k is one IEEE binary64 fused multiply-add,
   // rounded to nearest even, in k order from c: d = fma(a[K-1], b[K-1], ... fma(a[0], b[0], c) ...);
-  // a NaN result is canonical (fma_chain.cpp). Operands and results take two words each
+  // NaN payloads travel as the H200 does it (fma_chain.cpp). Operands and results take two words each
   // (words_per_element).
   bool fma_chain = false;
 };
@@ -110,13 +110,16 @@ void mma(const InstructionModel& m, size_t tiles, const uint32_t* A, const uint3
 // instruction's K, and the instruction is applied step by step along K, each step's D being the next
 // step's C. Row-major raw bits: A[M][K], B[K][N], C[M][N] -> D[M][N]. C is in the instruction's C
 // format and D in its D format; where they differ (Volta's m8n8k4 with an fp16 C and an fp32 D), the
-// first step reads C in C's format and every later step reads the accumulator in D's, as a loop goes
-// on with the instruction's D-typed form (.f32.f16.f16.f32).
+// first step reads C in C's format and every later step runs chained_form(m), which reads the
+// accumulator in D's, as a loop goes on with the instruction's D-typed form (.f32.f16.f16.f32).
 // trace, when given, receives the accumulator after every step: trace[(m*N + n)*steps + s], so that
 // a comparison covers the whole accumulation path and not only its end.
 // Block-scaled instructions take SA[M][S], SB[S][N], S = scale_count(K); the padding past K has the
 // scale 1.0.
 size_t gemm_steps(const InstructionModel& m, size_t K);
+// The instruction a GEMM's steps after the first run: m itself, or where m's C is in another format
+// than its D, m's form with C in D's format (m8n8k4.f32.f16.f16.f16 -> m8n8k4.f32.f16.f16.f32).
+const InstructionModel& chained_form(const InstructionModel& m);
 void gemm(const InstructionModel& m, size_t M, size_t N, size_t K, const uint32_t* A, const uint32_t* B,
           const uint32_t* C, uint32_t* D, uint32_t* trace = nullptr, const uint32_t* SA = nullptr,
           const uint32_t* SB = nullptr);
