@@ -336,8 +336,9 @@ TEST(InfoCli, ListsProfilesAndInstructions) {
 
 // The Done-when check of the fixtures: `mmaemu mma` reproduces the H200's bits from the .npy files, on
 // the reference (the default) and on the kernels' arithmetic run on the CPU (backend host).
-void expect_reproduces_h200(const std::string& backend_option) {
-  const fs::path set = fs::path(MMAEMU_SOURCE_DIR) / "fixtures" / "h200";
+void expect_reproduces_h200(const std::string& backend_option, const std::string& set_name = "h200",
+                             int min_instructions = 11) {
+  const fs::path set = fs::path(MMAEMU_SOURCE_DIR) / "fixtures" / set_name;
   if (!fs::exists(set / "manifest.yaml")) GTEST_SKIP() << "no H200 fixture set at " << set;
   TempDir d;
   int instructions = 0;
@@ -357,11 +358,45 @@ void expect_reproduces_h200(const std::string& backend_option) {
     EXPECT_EQ(differ, 0u) << instr << ": " << differ << " of " << want.values.size() << " outputs differ";
     ++instructions;
   }
-  EXPECT_GE(instructions, 11);
+  EXPECT_GE(instructions, min_instructions);
 }
 
 TEST(MmaCli, ReproducesRecordedH200Bits) { expect_reproduces_h200(""); }
 TEST(MmaCli, HostBackendReproducesRecordedH200Bits) { expect_reproduces_h200(" --backend host"); }
+TEST(MmaCli, ReproducesRecordedH200Fp64Bits) { expect_reproduces_h200("", "h200-fp64", 4); }
+TEST(MmaCli, HostBackendReproducesRecordedH200Fp64Bits) { expect_reproduces_h200(" --backend host", "h200-fp64", 4); }
+
+// fp64 operands are uint64 arrays: A = 1.5, B = 2.0 everywhere, C = 0.25 -> D = 4 * 3 + 0.25 = 12.25;
+// a uint32 array for them is exit 2 naming the file.
+TEST(MmaCli, Fp64TakesUint64ArraysAndRejectsNarrowerOnes) {
+  TempDir d;
+  const auto f64 = [](std::vector<size_t> shape, uint64_t bits) {
+    NpyArray a;
+    a.word_bytes = 8;
+    a.shape = std::move(shape);
+    for (size_t i = 0; i < a.size(); ++i) a.values.insert(a.values.end(), {uint32_t(bits), uint32_t(bits >> 32)});
+    return a;
+  };
+  mmaemu::write_npy(d.file("a.npy"), f64({2, 8, 4}, 0x3FF8000000000000ull));
+  mmaemu::write_npy(d.file("b.npy"), f64({2, 4, 8}, 0x4000000000000000ull));
+  mmaemu::write_npy(d.file("c.npy"), f64({2, 8, 8}, 0x3FD0000000000000ull));
+  const std::string instr = "mma.m8n8k4.f64.f64.f64.f64";
+  for (const char* backend : {"", " --backend host"}) {
+    const Outcome o = run(mma_args(d, "sm80", instr) + backend);
+    ASSERT_EQ(o.status, 0) << o.output;
+    const NpyArray out = mmaemu::read_npy(d.file("d.npy"));
+    EXPECT_EQ(out.word_bytes, 8);
+    EXPECT_EQ(out.shape, (std::vector<size_t>{2, 8, 8}));
+    ASSERT_EQ(out.values.size(), 2u * 2 * 8 * 8);
+    for (size_t i = 0; i < out.values.size(); i += 2)
+      ASSERT_EQ(uint64_t{out.values[i]} | uint64_t{out.values[i + 1]} << 32, 0x4028800000000000ull) << i;  // 12.25
+  }
+  mmaemu::write_npy(d.file("c.npy"), array(4, {2, 8, 8}, 0));
+  const Outcome bad = run(mma_args(d, "sm80", instr));
+  EXPECT_EQ(bad.status, 2) << bad.output;
+  EXPECT_NE(bad.output.find(d.file("c.npy")), std::string::npos) << bad.output;
+  EXPECT_NE(bad.output.find("uint64"), std::string::npos) << bad.output;
+}
 
 // --- mmaemu gemm ----------------------------------------------------------------------------------
 
