@@ -17,6 +17,15 @@ std::optional<ComputeType> parse_compute(std::string_view s) {
   return std::nullopt;
 }
 
+std::string_view layout_name(Layout l) { return l == Layout::tn ? "TN" : l == Layout::nn ? "NN" : "NT"; }
+
+std::optional<Layout> parse_layout(std::string_view s) {
+  if (s == "TN") return Layout::tn;
+  if (s == "NN") return Layout::nn;
+  if (s == "NT") return Layout::nt;
+  return std::nullopt;
+}
+
 bool LtCall::is_fp8() const {
   auto fp8 = [](ref::FormatId f) { return f == ref::FormatId::e4m3 || f == ref::FormatId::e5m2; };
   return fp8(a) || fp8(b);
@@ -39,6 +48,8 @@ std::string LtCall::name() const {
     n += " sa=" + short_float(scale_a) + " sb=" + short_float(scale_b);
     n += fast_accum ? " fast" : " promoted";
   }
+  if (layout != Layout::tn) n += " " + std::string(layout_name(layout));
+  if (max_workspace) n += " ws=" + std::to_string(max_workspace);
   return n;
 }
 
@@ -51,13 +62,17 @@ std::string LtAlgoConfig::describe() const {
 }
 
 nlohmann::json to_json(const LtCall& c) {
-  return {{"a", ref::format_name(c.a)},         {"b", ref::format_name(c.b)},
-          {"c", ref::format_name(c.c)},         {"d", ref::format_name(c.d)},
-          {"compute", compute_name(c.compute)}, {"m", c.M},
-          {"n", c.N},                           {"k", c.K},
-          {"alpha", c.alpha},                   {"beta", c.beta},
-          {"scale_a", c.scale_a},               {"scale_b", c.scale_b},
-          {"fast_accum", c.fast_accum}};
+  nlohmann::json j = {{"a", ref::format_name(c.a)},         {"b", ref::format_name(c.b)},
+                      {"c", ref::format_name(c.c)},         {"d", ref::format_name(c.d)},
+                      {"compute", compute_name(c.compute)}, {"m", c.M},
+                      {"n", c.N},                           {"k", c.K},
+                      {"alpha", c.alpha},                   {"beta", c.beta},
+                      {"scale_a", c.scale_a},               {"scale_b", c.scale_b},
+                      {"fast_accum", c.fast_accum}};
+  // Written only where they differ from what every earlier recording meant (TN, the whole workspace).
+  if (c.layout != Layout::tn) j["layout"] = layout_name(c.layout);
+  if (c.max_workspace) j["max_workspace"] = c.max_workspace;
+  return j;
 }
 
 namespace {
@@ -86,6 +101,12 @@ LtCall call_from_json(const nlohmann::json& j, const std::string& where) {
     c.scale_a = j.value("scale_a", 1.0f);
     c.scale_b = j.value("scale_b", 1.0f);
     c.fast_accum = j.value("fast_accum", false);
+    if (j.contains("layout")) {
+      const auto l = parse_layout(j.at("layout").get<std::string>());
+      if (!l) throw InputError(where, "unknown layout (TN, NN, NT)");
+      c.layout = *l;
+    }
+    if (j.contains("max_workspace")) c.max_workspace = json_integer<size_t>(j.at("max_workspace"));
     if (c.M == 0 || c.N == 0 || c.K == 0) throw InputError(where, "m, n and k must be positive");
     return c;
   } catch (const nlohmann::json::exception& e) {

@@ -27,6 +27,14 @@ enum class ComputeType : uint8_t {
 std::string_view compute_name(ComputeType c);          // "32F", "32F_FAST_TF32"
 std::optional<ComputeType> parse_compute(std::string_view s);
 
+// How the library sees the operands (column-major): whether op(A) and op(B) transpose them. TN (A
+// stored K x M and transposed, B stored K x N) is the layout of every executed call and of the model;
+// NN and NT are the layouts a row-major framework's calls reach the library in, asked of the
+// heuristic (its choice may depend on them).
+enum class Layout : uint8_t { tn, nn, nt };
+std::string_view layout_name(Layout l);  // "TN", "NN", "NT"
+std::optional<Layout> parse_layout(std::string_view s);
+
 struct LtCall {
   ref::FormatId a = ref::FormatId::bf16, b = ref::FormatId::bf16;  // tf32 calls use fp32 storage: a = b = tf32
   ref::FormatId c = ref::FormatId::fp32, d = ref::FormatId::fp32;  // C and D types (equal in every call here)
@@ -35,6 +43,10 @@ struct LtCall {
   float alpha = 1.0f, beta = 0.0f;
   float scale_a = 1.0f, scale_b = 1.0f;  // FP8 only (device scalars)
   bool fast_accum = false;               // FP8 only: CUBLASLT_MATMUL_DESC_FAST_ACCUM
+  Layout layout = Layout::tn;
+  // The workspace the heuristic may plan for (CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES); 0: the
+  // recording session's whole workspace.
+  size_t max_workspace = 0;
 
   bool is_fp8() const;
   std::string name() const;  // "bf16xbf16->fp32 32F 16x16x32768 a=1 b=0", for tables and logs

@@ -82,15 +82,23 @@ struct CallDescriptors {
     const cublasComputeType_t compute =
         call.compute == ComputeType::f32_fast_tf32 ? CUBLAS_COMPUTE_32F_FAST_TF32 : CUBLAS_COMPUTE_32F;
     lt_check(cublasLtMatmulDescCreate(&op.h, compute, CUDA_R_32F), "cublasLtMatmulDescCreate");
-    set(CUBLASLT_MATMUL_DESC_TRANSA, CUBLAS_OP_T);
-    set(CUBLASLT_MATMUL_DESC_TRANSB, CUBLAS_OP_N);
+    const bool a_transposed = call.layout == Layout::tn, b_transposed = call.layout == Layout::nt;
+    set(CUBLASLT_MATMUL_DESC_TRANSA, a_transposed ? CUBLAS_OP_T : CUBLAS_OP_N);
+    set(CUBLASLT_MATMUL_DESC_TRANSB, b_transposed ? CUBLAS_OP_T : CUBLAS_OP_N);
     if (call.is_fp8()) {
       const int8_t fast = call.fast_accum ? 1 : 0;
       set(CUBLASLT_MATMUL_DESC_FAST_ACCUM, fast);
     }
     const auto K = static_cast<uint64_t>(call.K), M = static_cast<uint64_t>(call.M), N = static_cast<uint64_t>(call.N);
-    lt_check(cublasLtMatrixLayoutCreate(&a.h, storage_type(call.a), K, M, static_cast<int64_t>(K)), "layout A");
-    lt_check(cublasLtMatrixLayoutCreate(&b.h, storage_type(call.b), K, N, static_cast<int64_t>(K)), "layout B");
+    // Stored shapes (column-major, leading dimension = rows): op(A) is M x K, op(B) is K x N.
+    if (a_transposed)
+      lt_check(cublasLtMatrixLayoutCreate(&a.h, storage_type(call.a), K, M, static_cast<int64_t>(K)), "layout A");
+    else
+      lt_check(cublasLtMatrixLayoutCreate(&a.h, storage_type(call.a), M, K, static_cast<int64_t>(M)), "layout A");
+    if (b_transposed)
+      lt_check(cublasLtMatrixLayoutCreate(&b.h, storage_type(call.b), N, K, static_cast<int64_t>(N)), "layout B");
+    else
+      lt_check(cublasLtMatrixLayoutCreate(&b.h, storage_type(call.b), K, N, static_cast<int64_t>(K)), "layout B");
     lt_check(cublasLtMatrixLayoutCreate(&c.h, storage_type(call.c), M, N, static_cast<int64_t>(M)), "layout C");
     lt_check(cublasLtMatrixLayoutCreate(&d.h, storage_type(call.d), M, N, static_cast<int64_t>(M)), "layout D");
     lt_check(cublasLtMatmulPreferenceCreate(&pref.h), "cublasLtMatmulPreferenceCreate");
@@ -175,7 +183,9 @@ LtChoice LtSession::with_split(const LtChoice& choice, int split_k, int custom) 
 std::vector<LtChoice> LtSession::heuristic(const LtCall& call, int count, std::string* why) {
   std::vector<LtChoice> out;
   try {
-    CallDescriptors desc(call, workspace_bytes());
+    // The call's own limit when it names one (a heuristic-only query may ask for more than the
+    // session holds: nothing runs).
+    CallDescriptors desc(call, call.max_workspace ? call.max_workspace : workspace_bytes());
     if (call.is_fp8()) {
       desc.set(CUBLASLT_MATMUL_DESC_A_SCALE_POINTER, static_cast<void*>(impl_->scale_a.get()));
       desc.set(CUBLASLT_MATMUL_DESC_B_SCALE_POINTER, static_cast<void*>(impl_->scale_b.get()));
@@ -238,6 +248,10 @@ std::vector<uint32_t> LtStagedCall::read_d() {
 std::unique_ptr<LtStagedCall> LtSession::stage(const LtCall& call, const LtChoice& choice, const LtOperands& ops,
                                                std::string* why) {
   try {
+    if (call.layout != Layout::tn) {  // the operand upload below is TN's
+      if (why) *why = "mmaemu runs TN calls only (this one is " + std::string(layout_name(call.layout)) + ")";
+      return nullptr;
+    }
     auto s = std::make_unique<LtStagedCall::Impl>(call, workspace_bytes());
     s->handle = impl_->handle;
     s->workspace = &impl_->workspace;

@@ -53,9 +53,41 @@ struct Group {
   std::vector<std::pair<float, float>> scalars, scales;
   std::vector<bool> fast;
   std::vector<gen::Family> families;
-  bool run = true;
+  bool run = true, table_only = false;
   std::optional<ForcedConfigs> forced;
+  std::vector<Layout> layouts = {Layout::tn};
+  std::vector<size_t> workspaces = {0};  // 0: the session's
 };
+
+// A list of whole numbers (>= lowest) at `list`, each error at its own position.
+std::vector<size_t> whole_numbers(const YAML::Node& list, const std::string& file, size_t lowest) {
+  std::vector<size_t> out;
+  for (const auto& x : list) {
+    size_t value = 0;
+    try {
+      value = x.as<size_t>();
+    } catch (const YAML::Exception&) {
+      throw InputError(where(file, x), "expected a whole number");
+    }
+    if (value < lowest) throw InputError(where(file, x), "must be at least " + std::to_string(lowest));
+    out.push_back(value);
+  }
+  if (out.empty()) throw InputError(where(file, list), "empty list");
+  return out;
+}
+
+// shape_grid: {M: [...], N: [...], K: [...]}, every combination.
+std::vector<std::array<size_t, 3>> read_shape_grid(const YAML::Node& node, const std::string& file,
+                                                   const std::filesystem::path& dir) {
+  static const Schema schema = {required_key("M", ValueType::sequence), required_key("N", ValueType::sequence),
+                                required_key("K", ValueType::sequence)};
+  check_mapping(node, file, schema, "shape_grid", dir);
+  std::vector<std::array<size_t, 3>> out;
+  for (const size_t m : whole_numbers(node["M"], file, 1))
+    for (const size_t n : whole_numbers(node["N"], file, 1))
+      for (const size_t k : whole_numbers(node["K"], file, 1)) out.push_back({m, n, k});
+  return out;
+}
 
 ForcedConfigs read_forced(const YAML::Node& node, const std::string& file, const std::filesystem::path& dir) {
   static const Schema schema = {required_key("algo", ValueType::integer), required_key("split_k", ValueType::sequence),
@@ -84,10 +116,12 @@ ForcedConfigs read_forced(const YAML::Node& node, const std::string& file, const
 Group read_group(const YAML::Node& node, const std::string& file, const std::filesystem::path& dir) {
   static const Schema schema = {
       required_key("name", ValueType::string),      required_key("types", ValueType::string_list),
-      required_key("shapes", ValueType::string_list), required_key("scalars", ValueType::string_list),
+      optional_key("shapes", ValueType::string_list), optional_key("shape_grid", ValueType::mapping),
+      required_key("scalars", ValueType::string_list),
       optional_key("scales", ValueType::string_list), optional_key("fast_accum", ValueType::sequence),
       required_key("families", ValueType::string_list), optional_key("run", ValueType::boolean),
-      optional_key("configs", ValueType::mapping)};
+      optional_key("configs", ValueType::mapping),   optional_key("layouts", ValueType::string_list),
+      optional_key("workspaces", ValueType::sequence), optional_key("table_only", ValueType::boolean)};
   const SchemaValues v = check_mapping(node, file, schema, "group", dir);
   Group g;
   g.name = v.at("name").text;
@@ -105,7 +139,10 @@ Group read_group(const YAML::Node& node, const std::string& file, const std::fil
     c.compute = *compute;
     g.types.push_back(c);
   }
-  for (size_t i = 0; i < shapes.size(); ++i) {
+  if (node["shapes"].IsDefined() == node["shape_grid"].IsDefined())
+    throw InputError(where(file, node), "group '" + g.name + "' needs 'shapes' or 'shape_grid' (one of them)");
+  if (node["shape_grid"]) g.shapes = read_shape_grid(node["shape_grid"], file, dir);
+  for (size_t i = 0; shapes && i < shapes.size(); ++i) {
     const std::string at = where_item(file, shapes, i), s = shapes[i].as<std::string>();
     const size_t x1 = s.find('x'), x2 = s.find('x', x1 == std::string::npos ? x1 : x1 + 1);
     if (x1 == std::string::npos || x2 == std::string::npos) throw InputError(at, "a shape is MxNxK");
@@ -143,6 +180,23 @@ Group read_group(const YAML::Node& node, const std::string& file, const std::fil
   }
   if (v.count("run")) g.run = v.at("run").flag;
   if (node["configs"]) g.forced = read_forced(node["configs"], file, dir);
+  if (node["layouts"]) {
+    g.layouts.clear();
+    const YAML::Node list = node["layouts"];
+    for (size_t i = 0; i < list.size(); ++i) {
+      const auto l = parse_layout(list[i].as<std::string>());
+      if (!l) throw InputError(where_item(file, list, i), "unknown layout '" + list[i].as<std::string>() + "' (TN, NN, NT)");
+      g.layouts.push_back(*l);
+    }
+  }
+  if (node["workspaces"]) g.workspaces = whole_numbers(node["workspaces"], file, 0);
+  if (v.count("table_only")) g.table_only = v.at("table_only").flag;
+  // Executed calls are TN (the operand upload and the model); other layouts are asked of the heuristic only.
+  if (g.run && (g.layouts.size() != 1 || g.layouts[0] != Layout::tn))
+    throw InputError(where(file, node["layouts"]), "group '" + g.name + "' runs its calls: layouts other than TN "
+                                                   "are for heuristic-only groups (run: false)");
+  if (g.table_only && g.run)
+    throw InputError(v.at("table_only").where, "table_only groups ask the heuristic only: set run: false");
   if (g.types.empty() || g.shapes.empty() || g.scalars.empty() || g.families.empty() || g.fast.empty())
     throw InputError(where(file, node), "group '" + g.name + "' has an empty list");
   return g;
@@ -182,9 +236,14 @@ LtPlan load_plan(const std::filesystem::path& file) {
         for (const auto& [alpha, beta] : g.scalars)
           for (const auto& [sa, sb] : (t.is_fp8() ? g.scales : std::vector<std::pair<float, float>>{{1.0f, 1.0f}}))
             for (const bool fast : (t.is_fp8() ? g.fast : std::vector<bool>{false}))
-              for (const auto fam : g.families) {
+              for (const auto fam : g.families)
+                for (const Layout layout : g.layouts)
+                  for (const size_t workspace : g.workspaces) {
                 PlannedCall p;
                 p.call = t;
+                p.call.layout = layout;
+                p.call.max_workspace = workspace;
+                p.table_only = g.table_only;
                 p.call.M = s[0];
                 p.call.N = s[1];
                 p.call.K = s[2];

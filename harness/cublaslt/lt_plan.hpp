@@ -13,6 +13,10 @@
 //       fast_accum: [false, true]       # FP8 only
 //       families: [realistic, cancellation]
 //       run: true                       # false: ask the heuristic only (the resolver's table)
+//       layouts: [TN, NN, NT]           # heuristic-only groups: the layouts to ask for (default TN)
+//       workspaces: [0, 1048576]        # the workspace limits to ask with (0: the session's; default 0)
+//       table_only: true                # heuristic-only calls into heuristic.csv, one line each
+//     (shape_grid: {M: [1, 16], N: [4096], K: [128, 4096]} instead of shapes: every combination)
 //       configs:                        # optional, instead of the heuristic's first N: the first
 //         algo: 55                      #   algorithm with this id the heuristic offers, run once per
 //         split_k: [2, 3, 64]           #   split-K count and custom option listed (forced configurations)
@@ -43,6 +47,7 @@ struct PlannedCall {
   uint64_t seed = 0;       // the operands' seed (generate_operands)
   std::string group;
   bool run = true;         // false: heuristic only
+  bool table_only = false; // heuristic only, written to the compact table (heuristic.csv), not recording.json
   std::optional<ForcedConfigs> forced;
 };
 

@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <fstream>
 #include <iostream>
 
 #include "harness/core/interrupt_guard.hpp"
@@ -37,6 +38,38 @@ class Progress {
 };
 
 std::string d_sha256(const std::filesystem::path& f) { return sha256_file(f); }
+
+// The heuristic's first answer per call of the table_only groups, one CSV line each (a dense sweep is
+// hundreds of thousands of calls: recording.json would be hundreds of megabytes). Lines are flushed as
+// they come, so an interrupted run keeps every line it wrote.
+class HeuristicTable {
+ public:
+  explicit HeuristicTable(const std::filesystem::path& file) : out_(file) {
+    if (!out_) throw std::runtime_error("cannot write " + file.string());
+    out_ << "group,a,b,d,compute,layout,max_workspace,m,n,k,fast_accum,alpha,beta,algo,tile,stages,split_k,reduction,swizzle,"
+            "custom,inner_shape,cluster,workspace,tile_name,stages_name,refused\n";
+  }
+  void add(const PlannedCall& p, const std::vector<LtChoice>& offered, const std::string& why) {
+    const LtCall& c = p.call;
+    out_ << p.group << ',' << ref::format_name(c.a) << ',' << ref::format_name(c.b) << ',' << ref::format_name(c.d) << ','
+         << compute_name(c.compute) << ',' << layout_name(c.layout) << ',' << c.max_workspace << ',' << c.M << ','
+         << c.N << ',' << c.K << ',' << (c.fast_accum ? 1 : 0) << ',' << c.alpha << ',' << c.beta << ',';
+    if (offered.empty()) {
+      out_ << ",,,,,,,,,,,," << why << '\n';
+    } else {
+      const LtAlgoConfig& a = offered.front().config;
+      out_ << a.algo_id << ',' << a.tile << ',' << a.stages << ',' << a.split_k << ',' << a.reduction << ','
+           << a.swizzle << ',' << a.custom << ',' << a.inner_shape << ',' << a.cluster << ',' << a.workspace << ','
+           << a.tile_name << ',' << a.stages_name << ",\n";
+    }
+    if (++lines_ % 4096 == 0) out_.flush();
+  }
+  size_t lines() const { return lines_; }
+
+ private:
+  std::ofstream out_;
+  size_t lines_ = 0;
+};
 
 }  // namespace
 
@@ -72,6 +105,9 @@ int record_cublaslt(const LtRecordOptions& o) {
   std::filesystem::create_directories(o.out_dir / "ops");
 
   size_t runs = 0, rejected = 0, heuristic_rejected = 0;
+  std::unique_ptr<HeuristicTable> table;
+  for (const PlannedCall& p : plan.calls)
+    if (p.table_only && !table) table = std::make_unique<HeuristicTable>(o.out_dir / "heuristic.csv");
   Progress progress(plan.calls.size());
   for (size_t i = 0; i < plan.calls.size(); ++i) {
     // Between calls (one call's launches are short): what was recorded is written whole, and the
@@ -84,6 +120,14 @@ int record_cublaslt(const LtRecordOptions& o) {
       return interrupted_exit_status();
     }
     const PlannedCall& p = plan.calls[i];
+    if (p.table_only) {
+      std::string why;
+      const auto offered = session.heuristic(p.call, 1, &why);
+      if (offered.empty()) ++heuristic_rejected;
+      table->add(p, offered, why);
+      progress.step(i + 1);
+      continue;
+    }
     RecordedCall rc;
     rc.id = i;
     rc.group = p.group;
@@ -135,7 +179,11 @@ int record_cublaslt(const LtRecordOptions& o) {
   write_recording(rec);
   std::cout << "cuBLASLt " << session.library_version() << ": " << plan.calls.size() << " calls, " << runs
             << " runs (" << rejected << " refused at execution), " << heuristic_rejected
-            << " calls without an algorithm -> " << (o.out_dir / "recording.json").string() << "\n";
+            << " calls without an algorithm -> " << (o.out_dir / "recording.json").string()
+            << (table ? " and " + std::to_string(table->lines()) + " heuristic answers -> " +
+                            (o.out_dir / "heuristic.csv").string()
+                      : std::string())
+            << "\n";
   return 0;
 }
 

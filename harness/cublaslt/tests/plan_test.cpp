@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <algorithm>
 #include <fstream>
 
 #include "harness/core/errors.hpp"
@@ -134,6 +135,51 @@ groups:
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("forced_bad.yaml:10:17"), std::string::npos) << e.what();
   }
+}
+
+TEST(LtPlan, HeuristicSweepsTakeGridsLayoutsAndWorkspaces) {
+  const auto good = write_plan("sweep.yaml", R"(plan: t
+groups:
+  - name: sweep
+    types: ["bf16 bf16 fp32 32F"]
+    shape_grid: {M: [1, 16], N: [4096], K: [128, 4096, 16384]}
+    scalars: ["1 0"]
+    families: [realistic]
+    run: false
+    table_only: true
+    layouts: [TN, NN, NT]
+    workspaces: [0, 1048576]
+)");
+  const LtPlan plan = load_plan(good);
+  ASSERT_EQ(plan.calls.size(), 2u * 1 * 3 * 3 * 2);
+  EXPECT_TRUE(plan.calls[0].table_only);
+  EXPECT_EQ(plan.calls[0].call.layout, Layout::tn);
+  EXPECT_EQ(plan.calls[0].call.max_workspace, 0u);
+  EXPECT_EQ(plan.calls[1].call.max_workspace, 1048576u);
+  EXPECT_EQ(plan.calls[2].call.layout, Layout::nn);
+  EXPECT_EQ(plan.calls.back().call.M, 16u);
+  EXPECT_EQ(plan.calls.back().call.K, 16384u);
+  EXPECT_EQ(plan.calls.back().call.layout, Layout::nt);
+  // A call the recorder executes is TN: other layouts are for the heuristic alone.
+  const auto runs_nn = write_plan("sweep_bad.yaml", R"(plan: t
+groups:
+  - name: g
+    types: ["bf16 bf16 fp32 32F"]
+    shapes: [16x16x64]
+    scalars: ["1 0"]
+    families: [realistic]
+    layouts: [NN]
+)");
+  try {
+    load_plan(runs_nn);
+    FAIL() << "an executed NN call was accepted";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("sweep_bad.yaml:8:14"), std::string::npos) << e.what();
+  }
+  // The shipped sweep loads: grids for the fit, held-out shapes for the test.
+  const LtPlan shipped = load_plan(std::filesystem::path(MMAEMU_SOURCE_DIR) / "fixtures/cublaslt-h200/plan-heuristic.yaml");
+  EXPECT_GT(shipped.calls.size(), 100000u);
+  EXPECT_TRUE(std::all_of(shipped.calls.begin(), shipped.calls.end(), [](const PlannedCall& p) { return p.table_only; }));
 }
 
 }  // namespace

@@ -1,0 +1,65 @@
+#!/usr/bin/env python3
+"""Writes the plan of a dense sweep of cuBLASLt's heuristic (heuristic-only, table_only groups).
+
+The sweep asks cublasLtMatmulAlgoGetHeuristic for its first choice over the types PyTorch and the
+library model use, the layouts a row-major framework reaches the library in (TN, NN, NT; FP8: TN, the
+only one Hopper takes), two workspace limits (the session's 32 MiB, as cuBLAS gives it, and 1 MiB, as
+PyTorch's own cuBLASLt path does) and beta 0 and 1, on a grid of shapes (powers of two, and sizes that
+are none) for fitting, and on log-uniform random shapes for holding the fit against queries it never saw.
+
+    python3 scripts/cublaslt_heuristic_plan.py > fixtures/cublaslt-h200/plan-heuristic.yaml
+    mmaemu record --cublaslt fixtures/cublaslt-h200/plan-heuristic.yaml --out DIR   # on the GPU
+"""
+import random
+import sys
+
+TYPES = ["bf16 bf16 bf16 32F", "bf16 bf16 fp32 32F", "fp16 fp16 fp16 32F", "fp16 fp16 fp32 32F",
+         "fp32 fp32 fp32 32F", "tf32 tf32 fp32 32F_FAST_TF32"]
+FP8_TYPES = ["e4m3 e4m3 bf16 32F", "e4m3 e4m3 fp32 32F", "e5m2 e4m3 bf16 32F"]
+WORKSPACES = [0, 1048576]
+POW2_MN = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
+POW2_K = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
+ODD_MN = [3, 24, 100, 1000, 3000, 11008]
+ODD_K = [24, 100, 1000, 11008]
+
+
+def group(name, types, fp8, shapes=None, grid=None):
+    lines = [f"  - name: {name}", "    types: [" + ", ".join(f'"{t}"' for t in types) + "]"]
+    if grid:
+        m, n, k = grid
+        lines.append(f"    shape_grid: {{M: {m}, N: {n}, K: {k}}}")
+    else:
+        lines.append("    shapes: [" + ", ".join(shapes) + "]")
+    lines += ['    scalars: ["1 0", "1 1"]', "    families: [realistic]", "    run: false", "    table_only: true",
+              f"    workspaces: {WORKSPACES}"]
+    if fp8:
+        lines += ["    fast_accum: [false, true]", "    layouts: [TN]"]
+    else:
+        lines.append("    layouts: [TN, NN, NT]")
+    return lines
+
+
+def main():
+    rng = random.Random(20261204)
+
+    def log_uniform(lo, hi):
+        return int(round(2 ** rng.uniform(__import__("math").log2(lo), __import__("math").log2(hi))))
+
+    held_out = sorted({f"{log_uniform(1, 16384)}x{log_uniform(1, 16384)}x{log_uniform(16, 16384)}" for _ in range(300)})
+    out = ["plan: h200-cublaslt-heuristic",
+           "description: >-",
+           "  cuBLASLt's heuristic asked for its first choice (nothing runs): a grid of shapes to fit the",
+           "  resolver on, and log-uniform random shapes held back to test it. Written by",
+           "  scripts/cublaslt_heuristic_plan.py.",
+           "seed: 2026",
+           "heuristic_results: 1",
+           "groups:"]
+    for name, types, fp8 in (("", TYPES, False), ("fp8-", FP8_TYPES, True)):
+        out += group(f"{name}grid-pow2", types, fp8, grid=(POW2_MN, POW2_MN, POW2_K))
+        out += group(f"{name}grid-odd", types, fp8, grid=(ODD_MN, ODD_MN, ODD_K))
+        out += group(f"{name}held-out", types, fp8, shapes=held_out)
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+if __name__ == "__main__":
+    main()
