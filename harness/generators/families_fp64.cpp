@@ -26,6 +26,9 @@ struct Fp64Tile {
     words[2 * i] = static_cast<uint32_t>(bits);
     words[2 * i + 1] = static_cast<uint32_t>(bits >> 32);
   }
+  static uint64_t get(const uint32_t* words, size_t i) { return uint64_t{words[2 * i]} | uint64_t{words[2 * i + 1]} << 32; }
+  uint64_t a_at(int m, int k) const { return get(a, static_cast<size_t>(m) * K + k); }
+  uint64_t b_at(int k, int n) const { return get(b, static_cast<size_t>(k) * N + n); }
   void A(int m, int k, uint64_t v) { put(a, static_cast<size_t>(m) * K + k, v); }
   void B(int k, int n, uint64_t v) { put(b, static_cast<size_t>(k) * N + n, v); }
   void C(int m, int n, uint64_t v) { put(c, static_cast<size_t>(m) * N + n, v); }
@@ -95,14 +98,12 @@ void cancellation(Fp64Tile& t) {
     for (int k = 0; k < t.K; ++k) t.A(m, k, t.moderate());
   for (int k = 0; k < t.K; ++k)
     for (int n = 0; n < t.N; ++n) t.B(k, n, t.moderate());
+  // Odd k repeats the even k before it in A and negates it in B: a[k] b[k] = -a[k-1] b[k-1].
   for (int k = 1; k < t.K; k += 2)
-    for (int m = 0; m < t.M; ++m) t.A(m, k, t.a[2 * (static_cast<size_t>(m) * t.K + k - 1)] |
-                                              (uint64_t{t.a[2 * (static_cast<size_t>(m) * t.K + k - 1) + 1]} << 32));
+    for (int m = 0; m < t.M; ++m) t.A(m, k, t.a_at(m, k - 1));
   for (int k = 1; k < t.K; k += 2)
     for (int n = 0; n < t.N; ++n) {
-      const size_t prev = static_cast<size_t>(k - 1) * t.N + n;
-      uint64_t y = t.b[2 * prev] | uint64_t{t.b[2 * prev + 1]} << 32;
-      y ^= uint64_t{1} << 63;                    // -y: the pair cancels exactly
+      uint64_t y = t.b_at(k - 1, n) ^ (uint64_t{1} << 63);  // -y: the pair cancels exactly
       if (t.rng.chance(0.3)) y ^= 1;             // or leaves one ulp's worth
       t.B(k, n, y);
     }
