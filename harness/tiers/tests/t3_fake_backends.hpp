@@ -28,17 +28,17 @@ class FakeBackend final : public kernels::Backend {
   // slices that hold that output are touched. Runs are whole problems here (the name is not "host").
   kernels::RunInfo run(const kernels::GemmProblem& p) const override {
     if (spoil_ == Spoil::fail) throw kernels::KernelError("fake: kernel execution: an illegal memory access was encountered");
-    const size_t n = kernels::c_count(p.shape);
-    std::vector<uint32_t> d(n);
-    std::vector<uint32_t> trace(p.trace ? n * ref::gemm_steps(*p.model, p.shape.K) : 0);
+    const size_t n = kernels::c_count(p.shape), w = ref::words_per_element(p.model->instr.d);  // fp64: 2 words
+    std::vector<uint32_t> d(n * w);
+    std::vector<uint32_t> trace(p.trace ? n * w * ref::gemm_steps(*p.model, p.shape.K) : 0);
     kernels::GemmProblem q = p;
     q.D = d.data();
     q.trace = p.trace ? trace.data() : nullptr;
     kernels::host_backend().run(q);
     const size_t spoilt = std::min<size_t>(5, n - 1);
-    for (size_t i = 0; i < n; ++i)
-      if (!(spoil_ == Spoil::leave_unwritten && i == spoilt)) p.D[i] = d[i];
-    if (spoil_ == Spoil::flip_bit) p.D[spoilt] ^= 1u;
+    for (size_t i = 0; i < n * w; ++i)
+      if (!(spoil_ == Spoil::leave_unwritten && i / w == spoilt)) p.D[i] = d[i];
+    if (spoil_ == Spoil::flip_bit) p.D[spoilt * w] ^= 1u;
     if (p.trace) {
       std::copy(trace.begin(), trace.end(), p.trace);
       if (spoil_ == Spoil::flip_trace) p.trace[std::min<size_t>(5, trace.size() - 1)] ^= 0x8000u;

@@ -27,7 +27,7 @@ NativeGpu fake_gpu(int sm, bool flip = false) {
   };
   g.run = [flip](const ref::Instruction& in, size_t tiles, const std::vector<uint32_t>& a,
                  const std::vector<uint32_t>& b, const std::vector<uint32_t>& c, std::vector<uint32_t>& d) {
-    d.assign(tiles * in.m * in.n, 0);
+    d.assign(tiles * in.m * in.n * ref::words_per_element(in.d), 0);  // fp64: two words an output
     ref::mma(ref::lookup(ref::Arch::sm90, in.name), tiles, a.data(), b.data(), c.data(), d.data());
     if (flip) d[3] ^= 1u;
     return std::string();
