@@ -39,10 +39,7 @@ const std::vector<CallType>& call_types() {
 }
 
 // Algorithm ids whose rules the model distinguishes, and -1 (unknown: the input type's defaults).
-const std::vector<int>& algo_ids() {
-  static const std::vector<int> ids = {-1, 20, 21, 55, 62, 66};
-  return ids;
-}
+const std::vector<int>& algo_ids() { return ref::modelled_algorithms(); }
 
 struct LibraryCase {
   ref::LibraryCall call;

@@ -106,5 +106,26 @@ TEST(LibraryGemm, RefusedCallsAreRefused) {
   EXPECT_THROW(library_params(call, {}), std::invalid_argument);
 }
 
+// An algorithm the model has no rules for (PyTorch's fp32 decode calls run cuBLASLt's 13) is refused by
+// name, in the reference and the kernels alike, not computed with another algorithm's rules.
+TEST(LibraryGemm, AlgorithmsWithoutRulesAreRefusedByName) {
+  ref::LibraryCall call;
+  call.a = call.b = call.c = call.d = FormatId::fp32;
+  call.M = call.N = 2;
+  call.K = 64;
+  ref::LibraryAlgo gemv;
+  gemv.algo_id = 13;
+  const auto why = ref::model_declines(gemv);
+  ASSERT_TRUE(why.has_value());
+  EXPECT_NE(why->find("algorithm 13"), std::string::npos) << *why;
+  EXPECT_THROW(ref::plan_library_gemm(call, gemv), std::invalid_argument);
+  EXPECT_THROW(library_params(call, gemv), std::invalid_argument);
+  for (const int id : ref::modelled_algorithms()) {
+    ref::LibraryAlgo known;
+    known.algo_id = id;
+    EXPECT_FALSE(ref::model_declines(known).has_value()) << id;
+  }
+}
+
 }  // namespace
 }  // namespace mmaemu::kernels

@@ -189,8 +189,21 @@ constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products 
 
 }  // namespace
 
+const std::vector<int>& modelled_algorithms() {
+  static const std::vector<int> ids = {-1, 20, 21, 55, 62, 66};
+  return ids;
+}
+
+std::optional<std::string> model_declines(const LibraryAlgo& algo) {
+  const auto& ids = modelled_algorithms();
+  if (std::find(ids.begin(), ids.end(), algo.algo_id) != ids.end()) return std::nullopt;
+  return "the library model has no rules for cuBLASLt algorithm " + std::to_string(algo.algo_id) +
+         " (it has 20, 21, 55, 62 and 66, fitted from H200 recordings)";
+}
+
 LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
+  if (const auto why = model_declines(algo)) throw std::invalid_argument(*why);
   LibraryPlan p;
   p.instruction = main_loop_instruction(c);
   p.tf32_rounded = c.a == FormatId::tf32;
