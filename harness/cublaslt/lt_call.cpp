@@ -6,6 +6,7 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/core/input_file.hpp"
+#include "mmaemu/reference/library_gemm.hpp"
 
 namespace mmaemu::lt {
 
@@ -154,7 +155,12 @@ LtAlgoConfig read_algo_config(const std::filesystem::path& file) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not valid JSON: ") + e.what());
   }
-  return algo_from_json(j, where);
+  const LtAlgoConfig config = algo_from_json(j, where);
+  // A configuration the model has no rules for is the file's problem, said before any arithmetic.
+  ref::LibraryAlgo algo;
+  algo.algo_id = config.algo_id;
+  if (const auto why = ref::model_declines(algo)) throw InputError(where, *why);
+  return config;
 }
 
 std::vector<uint32_t> transpose(const std::vector<uint32_t>& x, size_t rows, size_t cols) {

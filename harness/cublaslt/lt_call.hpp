@@ -70,7 +70,7 @@ nlohmann::json to_json(const LtAlgoConfig& a);
 LtAlgoConfig algo_from_json(const nlohmann::json& j, const std::string& where);
 // `mmaemu gemm --library ... --algo FILE`: one configuration as a recording writes it (a JSON object as
 // in a recording's "config"). Throws InputError naming the file when it cannot be read, is not JSON or
-// is not a configuration.
+// is not a configuration, or names an algorithm the library model has no rules for (ref::model_declines).
 LtAlgoConfig read_algo_config(const std::filesystem::path& file);
 
 // Operands in mmaemu's row-major contract (raw bits widened to 32): A[M][K], B[K][N], C[M][N].
