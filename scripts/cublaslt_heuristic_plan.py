@@ -9,13 +9,22 @@ are none) for fitting, and on log-uniform random shapes for holding the fit agai
 
     python3 scripts/cublaslt_heuristic_plan.py > fixtures/cublaslt-h200/plan-heuristic.yaml
     mmaemu record --cublaslt fixtures/cublaslt-h200/plan-heuristic.yaml --out DIR   # on the GPU
+
+The grid is too coarse to fit a resolver on (a first look found the heuristic is not piecewise constant
+on it), so `dense` writes the second sweep the resolver is fitted from: random shapes (half of them
+log-uniform integers, half rounded to multiples of 8, as framework shapes mostly are) for training,
+and a separate random set, drawn with another seed, held back from the fit.
+
+    python3 scripts/cublaslt_heuristic_plan.py dense > fixtures/cublaslt-h200/plan-heuristic-dense.yaml
 """
+import math
 import random
 import sys
 
 TYPES = ["bf16 bf16 bf16 32F", "bf16 bf16 fp32 32F", "fp16 fp16 fp16 32F", "fp16 fp16 fp32 32F",
          "fp32 fp32 fp32 32F", "tf32 tf32 fp32 32F_FAST_TF32"]
 FP8_TYPES = ["e4m3 e4m3 bf16 32F", "e4m3 e4m3 fp32 32F", "e5m2 e4m3 bf16 32F"]
+DENSE_FP8_TYPES = FP8_TYPES + ["e4m3 e5m2 bf16 32F"]  # e4m3 x e5m2: torch's e5m2 mat1 as the library sees it
 WORKSPACES = [0, 1048576]
 POW2_MN = [1, 8, 16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
 POW2_K = [16, 32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384]
@@ -39,7 +48,40 @@ def group(name, types, fp8, shapes=None, grid=None):
     return lines
 
 
+def random_shapes(seed, count):
+    """`count` shapes: half log-uniform integers (M, N 1 ... 16384; K 16 ... 16384), half rounded to 8."""
+    rng = random.Random(seed)
+
+    def log_uniform(lo, hi, multiple):
+        x = int(round(2 ** rng.uniform(math.log2(lo), math.log2(hi))))
+        return max(multiple, x // multiple * multiple)
+
+    shapes = set()
+    while len(shapes) < count:
+        multiple = 1 if len(shapes) % 2 == 0 else 8
+        shapes.add(f"{log_uniform(1, 16384, multiple)}x{log_uniform(1, 16384, multiple)}x{log_uniform(16, 16384, multiple)}")
+    return sorted(shapes)
+
+
+def dense():
+    out = ["plan: h200-cublaslt-heuristic-dense",
+           "description: >-",
+           "  cuBLASLt's heuristic asked for its first choice (nothing runs) on random shapes: a training set",
+           "  the resolver is fitted from, and a test set drawn with another seed, held back from the fit.",
+           "  Written by scripts/cublaslt_heuristic_plan.py dense.",
+           "seed: 2027",
+           "heuristic_results: 1",
+           "groups:"]
+    for prefix, types, fp8 in (("", TYPES, False), ("fp8-", DENSE_FP8_TYPES, True)):
+        for name, seed, count in (("train", 20261205, 8000), ("test", 977, 1000)):
+            lines = group(f"{prefix}{name}", types, fp8, shapes=random_shapes(seed, count))
+            out += [l.replace('scalars: ["1 0", "1 1"]', 'scalars: ["1 0"]') for l in lines]
+    sys.stdout.write("\n".join(out) + "\n")
+
+
 def main():
+    if sys.argv[1:] == ["dense"]:
+        return dense()
     rng = random.Random(20261204)
 
     def log_uniform(lo, hi):

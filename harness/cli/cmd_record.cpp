@@ -8,6 +8,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/report_lock.hpp"
 #include "harness/cli/commands.hpp"
+#include "harness/cublaslt/lt_inputs.hpp"
 #include "harness/record/input_writer.hpp"
 #include "mmaemu/reference/model.hpp"
 #ifdef MMAEMU_HAVE_CUDA
@@ -77,10 +78,19 @@ void add_record(CLI::App& app, int& status) {
                   "With --cublaslt: store the operands of calls whose A, B and C hold at most this many elements");
   cmd->add_option("--commit", args->commit, "Commit to record in the manifest (default: the one this binary was built from)");
   cmd->add_flag("--inputs-only", args->inputs_only,
-                "Write the planned inputs (a, b, c; scales) and inputs.json only, for a model to compute D; no GPU");
+                "Write the planned inputs (a, b, c; scales) and inputs.json only, for a model to compute D; no GPU "
+                "(with --cublaslt: the calls' operands and recording.json, for a client of the library to run them)");
   cmd->add_option("--arch", args->arch, "With --inputs-only: the profile (every instruction at N = 8, "
                                         "unless --instr names some)");
   cmd->callback([args, &status] {
+    if (args->inputs_only && !args->lt_plan.empty()) {
+      const ReportLock lock(args->out, "mmaemu");
+      const size_t n = lt::write_cublaslt_inputs(args->lt_plan, args->out,
+                                                 "mmaemu record --cublaslt " + args->lt_plan + " --inputs-only --out " + args->out);
+      std::cout << "wrote the operands of " << n << " calls to " << args->out << "\n";
+      status = kExitOk;
+      return;
+    }
     if (args->inputs_only) {
       status = write_inputs_only(*args);
       return;

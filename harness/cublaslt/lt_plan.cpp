@@ -191,10 +191,6 @@ Group read_group(const YAML::Node& node, const std::string& file, const std::fil
   }
   if (node["workspaces"]) g.workspaces = whole_numbers(node["workspaces"], file, 0);
   if (v.count("table_only")) g.table_only = v.at("table_only").flag;
-  // Executed calls are TN (the operand upload and the model); other layouts are asked of the heuristic only.
-  if (g.run && (g.layouts.size() != 1 || g.layouts[0] != Layout::tn))
-    throw InputError(where(file, node["layouts"]), "group '" + g.name + "' runs its calls: layouts other than TN "
-                                                   "are for heuristic-only groups (run: false)");
   if (g.table_only && g.run)
     throw InputError(v.at("table_only").where, "table_only groups ask the heuristic only: set run: false");
   if (g.types.empty() || g.shapes.empty() || g.scalars.empty() || g.families.empty() || g.fast.empty())

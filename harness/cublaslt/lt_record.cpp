@@ -7,6 +7,7 @@
 #include <fstream>
 #include <iostream>
 
+#include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/record/provenance.hpp"
@@ -93,6 +94,13 @@ std::vector<LtChoice> forced_choices(const LtSession& session, const std::vector
 
 int record_cublaslt(const LtRecordOptions& o) {
   const LtPlan plan = load_plan(o.plan);
+  // The recorder uploads operands in TN only; calls of other layouts are run by a client of the library
+  // (--inputs-only writes their operands) and asked of the heuristic in run: false groups.
+  for (const PlannedCall& p : plan.calls)
+    if (p.run && p.call.layout != Layout::tn)
+      throw InputError(o.plan.string(), "group '" + p.group + "' runs " + std::string(layout_name(p.call.layout)) +
+                                            " calls: the recorder runs TN calls only (NN and NT: run: false, or "
+                                            "--inputs-only for a client to run them)");
   LtSession session(o.device, o.workspace_bytes);
   Recording rec;
   rec.dir = o.out_dir;

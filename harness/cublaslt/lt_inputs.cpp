@@ -1,0 +1,41 @@
+#include "harness/cublaslt/lt_inputs.hpp"
+
+#include <chrono>
+#include <ctime>
+
+#include "harness/cublaslt/lt_plan.hpp"
+#include "harness/cublaslt/lt_recording.hpp"
+
+namespace mmaemu::lt {
+
+size_t write_cublaslt_inputs(const std::filesystem::path& plan_file, const std::filesystem::path& out_dir,
+                             const std::string& command_line) {
+  const LtPlan plan = load_plan(plan_file);
+  Recording rec;
+  rec.dir = out_dir;
+  rec.plan = plan.name;
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  char date[32];
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&now));
+  rec.provenance = {{"command", command_line}, {"date_utc", date}, {"inputs_only", "true"}};
+  std::filesystem::create_directories(out_dir / "ops");
+  for (size_t i = 0; i < plan.calls.size(); ++i) {
+    const PlannedCall& p = plan.calls[i];
+    if (!p.run) continue;
+    RecordedCall rc;
+    rc.id = i;
+    rc.group = p.group;
+    rc.call = p.call;
+    rc.family = p.family;
+    rc.seed = p.seed;
+    const LtOperands ops = generate_operands(p.call, p.family, p.seed);
+    rc.operands_sha256 = operands_sha256(p.call, ops);
+    write_operands(out_dir / "ops", i, p.call, ops);
+    rc.operands_stored = true;
+    rec.calls.push_back(std::move(rc));
+  }
+  write_recording(rec);
+  return rec.calls.size();
+}
+
+}  // namespace mmaemu::lt
