@@ -30,7 +30,7 @@ def main():
            "description: >-",
            "  The kernels the heuristic picks that the library model has no rules for (written by",
            "  scripts/cublaslt_algos_plan.py from the heuristic sweep): a few TN calls per type and algorithm,",
-           "  run on summation-order probes and realistic data, with two epilogues.",
+           "  run on summation-order probes (fp16: cancellation) and realistic data, with two epilogues.",
            "seed: 1713",
            "heuristic_results: 1",
            "groups:"]
@@ -46,7 +46,8 @@ def main():
                 f'    types: ["{types}"]',
                 "    shapes: [" + ", ".join(shapes) + "]",
                 '    scalars: ["1 0", "0.3 -1.7"]',
-                "    families: [pair_probe, realistic]"]
+                # pair_probe needs fp32's exponent range in A, B and D
+                "    families: [" + ("realistic, cancellation" if "fp16" in types else "pair_probe, realistic") + "]"]
         if types.startswith(("e4m3", "e5m2")):
             out.append(f"    fast_accum: [{'true' if fast == '1' else 'false'}]")
     sys.stdout.write("\n".join(out) + "\n")

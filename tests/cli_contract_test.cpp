@@ -12,6 +12,8 @@
 #include <fstream>
 #include <iterator>
 
+#include <nlohmann/json.hpp>
+
 #include "harness/core/npy.hpp"
 #include "harness/core/operands.hpp"
 
@@ -518,7 +520,7 @@ TEST(InfoCli, ShowsTheLadderAndCoverage) {
 }
 
 // `mmaemu gemm --library cublaslt-h200 --algo auto`: recorded cuBLASLt calls (split-K, FP8 promotion,
-// alpha and beta) reproduced from .npy operands alone, the configuration taken from the resolver table.
+// alpha and beta) reproduced from .npy operands alone, the configuration taken from the profile's resolver.
 namespace {
 
 const mmaemu::lt::Recording& cublaslt_recording() {
@@ -601,17 +603,50 @@ TEST(LibraryGemmCli, AnUnknownLibraryBackendIsExit2) {
   EXPECT_NE(o.output.find("--backend"), std::string::npos) << o.output;
 }
 
-TEST(LibraryGemmCli, ACallOutsideTheResolverTableIsExit2) {
+// A workspace limit the resolver was not fitted for, and a call whose resolved kernel the library model
+// has no rules for: exit 2 naming --algo auto (and the algorithm), never a guess.
+TEST(LibraryGemmCli, ACallOutsideTheResolverOrTheModelIsExit2) {
   TempDir dir;
   mmaemu::lt::LtCall call;
-  call.M = 3;
-  call.N = 5;
-  call.K = 77;  // no recorded call has this shape
+  call.M = 65;
+  call.N = 33;
+  call.K = 130;  // torch.matmul 33x65x130 in bf16: cuBLASLt runs algorithm 24 (fixtures/torch-h200)
   const auto ops = mmaemu::lt::generate_operands(call, mmaemu::gen::Family::realistic, 1);
   write_operands(dir, ops, call);
-  const Outcome o = run(library_args(call, dir));
+  Outcome o = run(library_args(call, dir) + " --layout NN");
   EXPECT_EQ(o.status, 2) << o.output;
-  EXPECT_NE(o.output.find("recorded"), std::string::npos) << o.output;  // names the table's directory
+  EXPECT_NE(o.output.find("--algo auto"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("algorithm 24"), std::string::npos) << o.output;
+  o = run(library_args(call, dir) + " --workspace 5000");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("workspace"), std::string::npos) << o.output;
+}
+
+// PyTorch as the client: a torch.matmul recorded on the H200, computed from the library's view of its
+// operands with the layout torch's call reaches the library in, and `mmaemu resolve --torch` naming the
+// configuration cuBLASLt logged for it.
+TEST(LibraryGemmCli, ReproducesAPyTorchMatmulAsTheLibrarySawIt) {
+  const auto rec = mmaemu::lt::read_recording(fs::path(MMAEMU_SOURCE_DIR) / "fixtures/torch-h200");
+  const mmaemu::lt::RecordedCall* pick = nullptr;
+  for (const auto& c : rec.calls)  // torch.matmul 16 x 256 x 8192 in bf16: split-K 6 on the H200
+    if (c.group == "matmul" && c.call.a == mmaemu::ref::FormatId::bf16 && c.call.K == 8192 && c.call.N == 16) pick = &c;
+  ASSERT_NE(pick, nullptr) << "the torch fixture lacks the call this test needs";
+  ASSERT_EQ(pick->call.layout, mmaemu::lt::Layout::nn);
+  ASSERT_GT(pick->runs[0].config.split_k, 1);
+  TempDir dir;
+  write_operands(dir, mmaemu::lt::operands_of(rec, *pick), pick->call);
+  const Outcome o = run(library_args(pick->call, dir) + " --layout NN");
+  ASSERT_EQ(o.status, 0) << o.output;
+  EXPECT_EQ(mmaemu::read_npy(dir.file("d.npy")).values, mmaemu::lt::read_d(rec.dir / pick->runs[0].d_file, pick->call));
+  // torch's own shape (m = 16, n = 256): the library's N and M
+  const Outcome r = run("resolve --library cublaslt-h200 --torch matmul --a-type bf16 --b-type bf16 --d-type bf16 "
+                        "--m 16 --n 256 --k 8192");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["call"]["m"], 256);
+  EXPECT_EQ(j["call"]["layout"], "NN");
+  EXPECT_EQ(j["config"]["algo_id"], pick->runs[0].config.algo_id);
+  EXPECT_EQ(j["config"]["split_k"], pick->runs[0].config.split_k);
 }
 
 // --algo CONFIG.json that is a directory, or not JSON: exit 2 naming the file, never an abort.

@@ -25,6 +25,7 @@ int run_main(int argc, char** argv) {
   add_merge(app, status);
   add_compare(app, status);
   add_signoff(app, status);
+  add_resolve(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -50,20 +50,6 @@ Matrix check_matrix(const NpyArray& arr, const std::string& file, char role, con
   return {batched ? arr.shape[0] : 1, arr.shape[off], arr.shape[off + 1], batched};
 }
 
-// A library call's per-tensor scale factor: a finite number, all of the text.
-float parse_scale_factor(const char* option, const std::string& text) {
-  size_t used = 0;
-  float v = 0;
-  try {
-    v = std::stof(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used != text.size() || used == 0 || !std::isfinite(v))
-    throw InputError(option, "'" + text + "' is not a number (with --library, the scale factor is a number)");
-  return v;
-}
-
 int run_gemm(const GemmArgs& args) {
   if (args.arch.empty() || args.instr.empty())
     throw InputError(args.arch.empty() ? "--arch" : "--instr",
@@ -120,7 +106,6 @@ void add_gemm(CLI::App& app, int& status) {
                                          "(or, with --library, as a library call does)");
   auto args = std::make_shared<GemmArgs>();
   auto lib = std::make_shared<LibraryGemmArgs>();
-  lib->resolver = MMAEMU_SOURCE_DIR "/fixtures/cublaslt-h200/recorded";
   cmd->add_option("--arch", args->arch, "Architecture profile: sm70 sm75 sm80 sm86 sm89 sm90 sm100 sm120");
   cmd->add_option("--instr", args->instr, "Instruction each step runs, e.g. mma.m16n8k16.f32.bf16.bf16.f32");
   cmd->add_option("--a", args->a, "A.npy [M,K] or [batch,M,K] raw bits")->required();
@@ -132,12 +117,8 @@ void add_gemm(CLI::App& app, int& status) {
                   "reference (default), a backend name (see mmaemu info), or auto; with --library: reference, host "
                   "or cuda (the kernels' library GEMM)");
   // A library call (see cmd_gemm_library.cpp): D = alpha * scale_a * scale_b * A x B + beta * C.
-  auto* library = cmd->add_option("--library", lib->library, "Library profile of the call: cublaslt-h200");
-  cmd->add_option("--a-type", lib->a_type, "With --library: A's type (bf16 fp16 tf32 fp32 e4m3 e5m2)")->needs(library);
-  cmd->add_option("--b-type", lib->b_type, "With --library: B's type")->needs(library);
-  cmd->add_option("--d-type", lib->d_type, "With --library: C's and D's type (bf16 fp16 fp32)")->needs(library);
-  cmd->add_option("--alpha", lib->alpha, "With --library: alpha (default 1)")->needs(library);
-  cmd->add_option("--beta", lib->beta, "With --library: beta (default 0)")->needs(library);
+  auto* library = cmd->add_option("--library", lib->call.library, "Library profile of the call: cublaslt-h200");
+  add_library_call_options(cmd, lib->call, library);
   // --scale-a/--scale-b: a block-scaled instruction's scale operands (files), or a library call's
   // per-tensor scale factors (numbers).
   auto scale_a = std::make_shared<std::string>(), scale_b = std::make_shared<std::string>();
@@ -147,21 +128,16 @@ void add_gemm(CLI::App& app, int& status) {
   cmd->add_option("--scale-b", *scale_b,
                   "Block-scaled --instr: SB.npy [S,N] or [batch,S,N] uint8; with --library, FP8: B's "
                   "scale factor");
-  cmd->add_flag("--fast-accum", lib->fast_accum, "With --library, FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM")->needs(library);
-  cmd->add_option("--algo", lib->algo, "With --library: auto (the recorded heuristic choice) or a JSON file")
-      ->needs(library);
-  cmd->add_option("--resolver", lib->resolver, "With --library: the recording whose heuristic choices --algo auto reads")
-      ->needs(library);
+  cmd->add_option("--algo", lib->algo, "With --library: auto (the configuration the profile's resolver picks) or a "
+                                       "JSON file")->needs(library);
   cmd->callback([args, lib, scale_a, scale_b, &status] {
-    if (lib->library.empty()) {
+    if (lib->call.library.empty()) {
       args->scales = {*scale_a, *scale_b};
       status = run_gemm(*args);
       return;
     }
-    lib->scale_a = scale_a->empty() ? 1.0f : parse_scale_factor("--scale-a", *scale_a);
-    lib->scale_b = scale_b->empty() ? 1.0f : parse_scale_factor("--scale-b", *scale_b);
-    if (lib->a_type.empty() || lib->b_type.empty() || lib->d_type.empty())
-      throw InputError("--library", "a library call needs --a-type, --b-type and --d-type");
+    lib->call.scale_a = *scale_a;
+    lib->call.scale_b = *scale_b;
     lib->a = args->a;
     lib->b = args->b;
     lib->c = args->c;

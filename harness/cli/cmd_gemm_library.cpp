@@ -3,8 +3,11 @@
 //   A [M, K] in --a-type, B [K, N] in --b-type, C [M, N] in --d-type -> D [M, N] in --d-type
 // cuBLASLt's column-major TN call with lda = ldb = K and ldc = ldd = M reads the same A bytes, B and C
 // transposed, and writes D transposed (harness/cublaslt/lt_call.hpp). The algorithm configuration is
-// `--algo FILE` (a JSON object as in a recording's "config") or `--algo auto`: the heuristic's choice
-// recorded on the H200 for this call (the resolver table), an error when the table lacks the call.
+// `--algo FILE` (a JSON object as in a recording's "config") or `--algo auto`: the configuration the
+// profile's resolver (harness/cublaslt/lt_resolver.hpp) says the heuristic picks for this call, given
+// the layout the library sees (--layout) and the workspace limit (--workspace). The operands are in
+// the library's view whatever the layout: A' [M][K], B' [K][N] (for a PyTorch call, A' = W^T, B' = X^T,
+// C' = C^T, and D' = D^T: harness/cli/library_call.hpp).
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -17,12 +20,6 @@
 
 namespace mmaemu::cli {
 namespace {
-
-ref::FormatId format_option(const std::string& name, const char* option) {
-  const auto f = ref::parse_format(name);
-  if (!f) throw InputError(option, "unknown format '" + name + "'");
-  return *f;
-}
 
 std::vector<uint32_t> read_matrix(const std::string& file, char role, ref::FormatId f, size_t rows, size_t cols) {
   NpyArray a = read_npy(file);
@@ -37,18 +34,7 @@ std::vector<uint32_t> read_matrix(const std::string& file, char role, ref::Forma
 }  // namespace
 
 int run_library_gemm(const LibraryGemmArgs& args) {
-  if (args.library != "cublaslt-h200")
-    throw InputError("--library", "unknown library profile '" + args.library + "' (cublaslt-h200)");
-  lt::LtCall call;
-  call.a = format_option(args.a_type, "--a-type");
-  call.b = format_option(args.b_type, "--b-type");
-  call.c = call.d = format_option(args.d_type, "--d-type");
-  call.compute = call.a == ref::FormatId::tf32 ? lt::ComputeType::f32_fast_tf32 : lt::ComputeType::f32;
-  call.alpha = args.alpha;
-  call.beta = args.beta;
-  call.scale_a = args.scale_a;
-  call.scale_b = args.scale_b;
-  call.fast_accum = args.fast_accum;
+  lt::LtCall call = describe_library_call(args.call, 0, 0, 0);  // checks the options before reading files
   lt::LtOperands ops;
   ops.a = read_matrix(args.a, 'A', call.a, 0, 0);
   const NpyArray a_shape = read_npy(args.a);
@@ -62,12 +48,13 @@ int run_library_gemm(const LibraryGemmArgs& args) {
 
   lt::LtAlgoConfig algo;
   if (args.algo == "auto") {
-    const lt::Recording table = lt::read_recording(args.resolver);
-    const auto found = lt::resolve(table, call);
-    if (!found)
-      throw InputError(args.resolver, "the resolver table has no " + call.name() +
-                                          "; give the configuration the library reported with --algo FILE");
-    algo = *found;
+    const lt::Resolution r = lt::Resolver::load(args.call.resolver).resolve(call);
+    if (!r.config)
+      throw InputError("--algo auto", "the resolver (" + args.call.resolver + ") says cuBLASLt refuses " + call.name() +
+                                          " (" + r.refused + "); the library model runs it: give a configuration with --algo FILE");
+    if (const auto why = ref::model_declines(lt::library_algo(*r.config)))
+      throw InputError("--algo auto", "the heuristic picks " + r.config->describe() + " for " + call.name() + ": " + *why);
+    algo = *r.config;
   } else {
     algo = lt::read_algo_config(args.algo);
   }

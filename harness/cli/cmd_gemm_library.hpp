@@ -2,16 +2,14 @@
 #pragma once
 #include <string>
 
+#include "harness/cli/library_call.hpp"
+
 namespace mmaemu::cli {
 
 struct LibraryGemmArgs {
-  std::string library;  // "cublaslt-h200"
+  LibraryCallOptions call;  // the profile, types, scalars, layout, workspace limit, resolver
   std::string a, b, c, out;
-  std::string a_type, b_type, d_type;
-  float alpha = 1.0f, beta = 0.0f, scale_a = 1.0f, scale_b = 1.0f;
-  bool fast_accum = false;
-  std::string algo = "auto";  // "auto" or a JSON file
-  std::string resolver;       // the recording holding the heuristic's choices
+  std::string algo = "auto";  // "auto" (the profile's resolver) or a JSON file
   std::string engine = "reference";  // --backend: reference, host or cuda (kernels::LibraryEngine)
 };
 

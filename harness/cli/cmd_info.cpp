@@ -6,6 +6,7 @@
 #include "harness/properties/property.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/cli/devices.hpp"
+#include "harness/cli/library_call.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 
@@ -99,6 +100,9 @@ void add_info(CLI::App& app, int& status) {
     for (ref::Arch a : archs) print_profile(a, *verbose);
     print_backends(archs);
     print_properties();
+    std::cout << "\nLibrary profiles (mmaemu gemm --library, mmaemu resolve):\n";
+    for (const auto& p : library_profiles())
+      std::cout << "  " << p.name << "   " << p.library << "\n      library builds: " << p.builds << "\n";
     const DeviceReport d = query_devices();
     std::cout << "\nDevices: " << d.status << "\n";
     for (const auto& x : d.devices)

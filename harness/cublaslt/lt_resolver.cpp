@@ -1,19 +1,124 @@
 #include "harness/cublaslt/lt_resolver.hpp"
 
-namespace mmaemu::lt {
+#include <algorithm>
+#include <cmath>
 
-std::optional<LtAlgoConfig> resolve(const Recording& table, const LtCall& call) {
-  std::optional<LtAlgoConfig> any_beta;
-  for (const RecordedCall& r : table.calls) {
-    const LtCall& c = r.call;
-    const bool same = c.a == call.a && c.b == call.b && c.c == call.c && c.d == call.d && c.compute == call.compute &&
-                      c.M == call.M && c.N == call.N && c.K == call.K &&
-                      (!call.is_fp8() || c.fast_accum == call.fast_accum);
-    if (!same || r.heuristic.empty()) continue;
-    if ((c.beta == 0.0f) == (call.beta == 0.0f)) return r.heuristic.front();
-    if (!any_beta) any_beta = r.heuristic.front();
+#include <nlohmann/json.hpp>
+
+#include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
+
+namespace mmaemu::lt {
+namespace {
+
+constexpr double kSms = 132;  // the H200's SMs: the waves features count in them
+constexpr size_t kSessionWorkspace = size_t{32} << 20;  // max_workspace 0: the recording session's
+const int kTiles[][2] = {{64, 8}, {64, 16}, {64, 32}, {64, 64}, {128, 64}, {64, 128}, {128, 128}, {256, 128}, {128, 256}};
+
+size_t workspace_of(const LtCall& c) { return c.max_workspace ? c.max_workspace : kSessionWorkspace; }
+
+}  // namespace
+
+const std::vector<std::string>& Resolver::feature_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = {"m", "n", "k", "m*n", "m*n*k", "k*k/(m*n)"};
+    for (const auto& t : kTiles)
+      for (const char* w : {"tiles", "waves", "last_wave"})
+        n.push_back(std::string(w) + "_" + std::to_string(t[0]) + "x" + std::to_string(t[1]));
+    for (const char* v : {"m", "n", "k"})
+      for (int g : {2, 4, 8, 16}) n.push_back(std::string(v) + "%" + std::to_string(g));
+    for (const char* s : {"d_is_fp32", "workspace_32mib", "layout", "fast_accum"}) n.push_back(s);
+    return n;
+  }();
+  return names;
+}
+
+std::vector<double> Resolver::features(const LtCall& c) {
+  const double M = static_cast<double>(c.M), N = static_cast<double>(c.N), K = static_cast<double>(c.K);
+  std::vector<double> f = {M, N, K, M * N, M * N * K, K * K / (M * N)};
+  for (const auto& t : kTiles) {
+    const double tiles = std::ceil(M / t[0]) * std::ceil(N / t[1]);
+    f.push_back(tiles);
+    f.push_back(std::ceil(tiles / kSms));
+    f.push_back(tiles / kSms - std::floor(tiles / kSms));
   }
-  return any_beta;
+  for (const double v : {M, N, K})
+    for (const double g : {2.0, 4.0, 8.0, 16.0}) f.push_back(std::fmod(v, g));
+  f.push_back(c.d == ref::FormatId::fp32 ? 1 : 0);
+  f.push_back(workspace_of(c) == kSessionWorkspace ? 1 : 0);
+  f.push_back(c.layout == Layout::tn ? 0 : c.layout == Layout::nn ? 1 : 2);
+  f.push_back(c.fast_accum ? 1 : 0);
+  return f;
+}
+
+Resolver Resolver::load(const std::filesystem::path& file) {
+  const std::string where = file.string();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(read_input_file(file, "the resolver"));
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, std::string("not valid JSON: ") + e.what());
+  }
+  if (!j.is_object() || j.value("schema", "") != "mmaemu-cublaslt-resolver/1")
+    throw InputError(where, "schema is not mmaemu-cublaslt-resolver/1");
+  Resolver r;
+  r.file_ = file;
+  try {
+    if (j.at("features").get<std::vector<std::string>>() != feature_names())
+      throw InputError(where, "written for other features than this build computes (refit it with "
+                              "scripts/cublaslt_resolver_fit.py)");
+    r.workspaces_ = j.at("workspaces").get<std::vector<size_t>>();
+    for (const auto& m : j.at("models")) {
+      Tree t;
+      const auto a = ref::parse_format(m.at("a").get<std::string>()), b = ref::parse_format(m.at("b").get<std::string>());
+      if (!a || !b) throw InputError(where, "a model names an unknown format");
+      t.a = *a;
+      t.b = *b;
+      t.feature = m.at("feature").get<std::vector<int>>();
+      t.left = m.at("left").get<std::vector<int>>();
+      t.right = m.at("right").get<std::vector<int>>();
+      t.leaf_class = m.at("leaf_class").get<std::vector<int>>();
+      t.threshold = m.at("threshold").get<std::vector<double>>();
+      const size_t n = t.feature.size();
+      if (t.left.size() != n || t.right.size() != n || t.leaf_class.size() != n || t.threshold.size() != n || n == 0)
+        throw InputError(where, "a tree's arrays differ in length");
+      for (const auto& cls : m.at("classes")) {
+        Resolution res;
+        if (cls.contains("refused")) res.refused = cls.at("refused").get<std::string>();
+        else res.config = algo_from_json(cls, where);
+        t.classes.push_back(std::move(res));
+      }
+      for (size_t i = 0; i < n; ++i) {
+        const bool leaf = t.feature[i] < 0;
+        const auto child_ok = [&](int c) { return c > static_cast<int>(i) && c < static_cast<int>(n); };
+        if (leaf ? (t.leaf_class[i] < 0 || t.leaf_class[i] >= static_cast<int>(t.classes.size()))
+                 : (t.feature[i] >= static_cast<int>(feature_names().size()) || !child_ok(t.left[i]) || !child_ok(t.right[i])))
+          throw InputError(where, "tree node " + std::to_string(i) + " is malformed");
+      }
+      r.trees_.push_back(std::move(t));
+    }
+  } catch (const nlohmann::json::exception& e) {
+    throw InputError(where, std::string("malformed resolver: ") + e.what());
+  }
+  return r;
+}
+
+Resolution Resolver::resolve(const LtCall& call, const std::string& option) const {
+  const auto tree = std::find_if(trees_.begin(), trees_.end(), [&](const Tree& t) { return t.a == call.a && t.b == call.b; });
+  if (tree == trees_.end())
+    throw InputError(option, "the resolver (" + file_.string() + ") has no tree for " +
+                                 std::string(ref::format_name(call.a)) + " x " + std::string(ref::format_name(call.b)));
+  if (std::find(workspaces_.begin(), workspaces_.end(), workspace_of(call)) == workspaces_.end())
+    throw InputError(option, "the resolver was fitted for workspace limits of 32 MiB and 1 MiB, not " +
+                                 std::to_string(workspace_of(call)) + " bytes");
+  const std::vector<double> f = features(call);
+  size_t node = 0;
+  while (tree->feature[node] >= 0) {
+    // scikit-learn compares the feature as float32 (its input dtype) against a float64 threshold
+    const double x = static_cast<double>(static_cast<float>(f[static_cast<size_t>(tree->feature[node])]));
+    node = static_cast<size_t>(x <= tree->threshold[node] ? tree->left[node] : tree->right[node]);
+  }
+  return tree->classes[static_cast<size_t>(tree->leaf_class[node])];
 }
 
 }  // namespace mmaemu::lt

@@ -13,6 +13,10 @@ operands from them, assemble.py writes torch's D back the same way.
 The group name's first word is the torch operation (run.py reads it).
 
     python3 scripts/torch_fixture/plan.py > fixtures/torch-h200/plan.yaml
+    python3 scripts/torch_fixture/plan.py heuristic > fixtures/torch-h200/plan-heuristic.yaml
+
+`heuristic` writes the same calls as questions to cuBLASLt's heuristic alone (table_only), with the
+workspace limits a client may give (32 MiB, 4 MiB, 1 MiB), to see which one torch's choices follow.
 """
 import sys
 
@@ -33,7 +37,12 @@ def library_shape(m, n, k):
     return f"{n}x{m}x{k}"
 
 
+HEURISTIC_ONLY = ["run: false", "table_only: true", "workspaces: [0, 4194304, 1048576]"]
+
+
 def group(name, types, shapes, scalars, layout, extra=()):
+    if sys.argv[1:] == ["heuristic"]:
+        extra = list(extra) + HEURISTIC_ONLY
     return [f"  - name: {name}",
             "    types: [" + ", ".join(f'"{t}"' for t in types) + "]",
             "    shapes: [" + ", ".join(library_shape(*s) for s in shapes) + "]",
@@ -43,7 +52,7 @@ def group(name, types, shapes, scalars, layout, extra=()):
 
 
 def main():
-    out = ["plan: h200-torch",
+    out = ["plan: h200-torch" + ("-heuristic" if sys.argv[1:] == ["heuristic"] else ""),
            "description: >-",
            "  PyTorch 2.11's matmuls on an H200 as cuBLASLt sees them (written by scripts/torch_fixture/plan.py):",
            "  torch.matmul and torch.addmm (NN), torch.nn.functional.linear (TN) in bf16, fp16, fp32 and tf32,",

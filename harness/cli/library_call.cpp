@@ -1,0 +1,103 @@
+#include "harness/cli/library_call.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "harness/core/errors.hpp"
+
+namespace mmaemu::cli {
+namespace {
+
+ref::FormatId format_option(const std::string& name, const char* option) {
+  const auto f = ref::parse_format(name);
+  if (!f) throw InputError(option, "unknown format '" + name + "'");
+  return *f;
+}
+
+}  // namespace
+
+const std::vector<LibraryProfileInfo>& library_profiles() {
+  static const std::vector<LibraryProfileInfo> profiles = {
+      {"cublaslt-h200",
+       "cuBLASLt 13.1.0.3 (130100) on an NVIDIA H200 (132 SMs): the library model (algorithms 20, 21, 55, 62, 66, "
+       "fitted from recordings) and the heuristic's resolver (fixtures/cublaslt-h200/heuristic)",
+       "the CUDA 13.0 toolkit's libcublasLt.so.13.1.0.3 and PyTorch 2.11's wheel (nvidia-cublas 13.1.0.3): the same "
+       "file (SHA-256 656298c8...), so one profile serves both (fixtures/torch-h200)"}};
+  return profiles;
+}
+
+std::filesystem::path default_resolver() { return MMAEMU_SOURCE_DIR "/fixtures/cublaslt-h200/heuristic/resolver.json"; }
+
+void add_library_call_options(CLI::App* cmd, LibraryCallOptions& o, CLI::Option* needs) {
+  auto need = [&](CLI::Option* opt) { return needs ? opt->needs(needs) : opt; };
+  need(cmd->add_option("--a-type", o.a_type, "The library's A type (bf16 fp16 tf32 fp32 e4m3 e5m2); with --torch: mat1's"));
+  need(cmd->add_option("--b-type", o.b_type, "The library's B type; with --torch: mat2's"));
+  need(cmd->add_option("--d-type", o.d_type, "C's and D's type (bf16 fp16 fp32)"));
+  need(cmd->add_option("--alpha", o.alpha, "alpha (default 1)"));
+  need(cmd->add_option("--beta", o.beta, "beta (default 0)"));
+  need(cmd->add_flag("--fast-accum", o.fast_accum, "FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM"));
+  need(cmd->add_option("--layout", o.layout, "The layout the library sees: TN (default), NN or NT"));
+  need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB)"));
+  need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
+  o.resolver = default_resolver().string();
+}
+
+float parse_scale_factor(const char* option, const std::string& text) {
+  size_t used = 0;
+  float v = 0;
+  try {
+    v = std::stof(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || used == 0 || !std::isfinite(v))
+    throw InputError(option, "'" + text + "' is not a number (with --library, the scale factor is a number)");
+  return v;
+}
+
+lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N, size_t K) {
+  const auto& profiles = library_profiles();
+  if (std::none_of(profiles.begin(), profiles.end(), [&](const auto& p) { return p.name == o.library; })) {
+    std::string known;
+    for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p.name;
+    throw InputError("--library", "unknown library profile '" + o.library + "' (" + known + ")");
+  }
+  if (o.a_type.empty() || o.b_type.empty() || o.d_type.empty())
+    throw InputError("--library", "a library call needs --a-type, --b-type and --d-type");
+  lt::LtCall call;
+  call.a = format_option(o.a_type, "--a-type");
+  call.b = format_option(o.b_type, "--b-type");
+  call.c = call.d = format_option(o.d_type, "--d-type");
+  call.compute = call.a == ref::FormatId::tf32 ? lt::ComputeType::f32_fast_tf32 : lt::ComputeType::f32;
+  call.alpha = o.alpha;
+  call.beta = o.beta;
+  call.scale_a = o.scale_a.empty() ? 1.0f : parse_scale_factor("--scale-a", o.scale_a);
+  call.scale_b = o.scale_b.empty() ? 1.0f : parse_scale_factor("--scale-b", o.scale_b);
+  call.fast_accum = o.fast_accum;
+  const auto layout = lt::parse_layout(o.layout);
+  if (!layout) throw InputError("--layout", "unknown layout '" + o.layout + "' (TN, NN, NT)");
+  call.layout = *layout;
+  call.max_workspace = o.workspace;
+  call.M = M;
+  call.N = N;
+  call.K = K;
+  return call;
+}
+
+lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {
+  LibraryCallOptions lib = o;
+  std::swap(lib.a_type, lib.b_type);    // the library's A is torch's mat2
+  std::swap(lib.scale_a, lib.scale_b);  // and torch's scale_b is the library's scale_a
+  if (o.torch_op == "matmul" || o.torch_op == "addmm") {
+    lib.layout = "NN";
+  } else if (o.torch_op == "linear" || o.torch_op == "scaled_mm") {
+    lib.layout = "TN";
+  } else {
+    throw InputError("--torch", "unknown torch operation '" + o.torch_op + "' (matmul, addmm, linear, scaled_mm)");
+  }
+  if (o.torch_op != "addmm" && o.beta != 0.0f)
+    throw InputError("--beta", "torch." + o.torch_op + " has no beta (torch.addmm has)");
+  return describe_library_call(lib, n, m, k);
+}
+
+}  // namespace mmaemu::cli
