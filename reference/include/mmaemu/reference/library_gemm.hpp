@@ -59,8 +59,9 @@ struct LibraryAlgo {
 // Why the library refuses a call (the heuristic offers no algorithm), or nullopt when it runs it.
 std::optional<std::string> library_refuses(const LibraryCall& call);
 
-// The algorithms whose rules the model has (fitted from H200 recordings), and -1 (unknown: the input
-// type's default rules). A configuration of any other algorithm (cuBLASLt's 11, 13, 23, 43, ...: GEMV-like
+// The algorithms whose rules the model has (fitted from H200 recordings; 43 is tf32 with 21's rules), and
+// -1 (unknown: the input type's default rules). A configuration of any other algorithm (cuBLASLt's 10,
+// 11, 13, 14, 23, 24, 63: GEMV-like
 // and other kernels PyTorch's calls reach, reports/h200/torch-bits) is not computed with rules that are
 // not its own: model_declines names the algorithm.
 const std::vector<int>& modelled_algorithms();
