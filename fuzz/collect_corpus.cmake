@@ -150,6 +150,18 @@ foreach(rec IN LISTS recordings)
   seed_text(lt_recording "${name}" "${cut}\n")
 endforeach()
 
+# The shipped resolver is megabytes of trees: a seed of its schema and feature list with one small
+# tree per kind of node (a split, a configuration leaf, a refusal leaf).
+if(NOT EXISTS "${CORPUS_DIR}/resolver/small-tree.json")
+  file(READ "${S}/fixtures/cublaslt-h200/heuristic/resolver.json" resolver)
+  string(JSON features GET "${resolver}" features)
+  string(JSON config GET "${resolver}" models 0 classes 0)
+  seed_text(resolver "small-tree.json" "{\"schema\":\"mmaemu-cublaslt-resolver/1\",\"features\":${features},\
+\"workspaces\":[33554432,1048576],\"models\":[{\"a\":\"bf16\",\"b\":\"bf16\",\"compute\":\"32F\",\
+\"classes\":[${config},{\"refused\":\"no algorithm\"}],\"feature\":[2,-1,-1],\"threshold\":[1000.5,-2.0,-2.0],\
+\"left\":[1,-1,-1],\"right\":[2,-1,-1],\"leaf_class\":[-1,0,1]}]}\n")
+endif()
+
 # The third-party archive is not in the repository (and is megabytes): a synthetic one of the same
 # layout (harness/external/km_archive.hpp), as a plain tar (its text is what the fuzzer mutates
 # best) and as .tar.xz (the shipped form, through libarchive's decompressor).
