@@ -2,7 +2,7 @@
 // computing D (harness/cublaslt/lt_resolver.hpp). The call is the library's (--m --n --k, --layout),
 // or a PyTorch call (--torch OP with torch's m, n, k), which is described as the library sees it.
 //
-//   mmaemu resolve --library cublaslt-h200 --torch matmul --a-type bf16 --b-type bf16 --d-type bf16 \
+//   mmaemu resolve --library cublaslt-h200 --torch matmul --a-type bf16 --b-type bf16 --d-type bf16
 //                  --m 16 --n 4096 --k 4096
 #include <iostream>
 #include <memory>

@@ -30,6 +30,7 @@ ref::LibraryAlgo library_algo(const LtAlgoConfig& config) {
   algo.split_k = std::max(config.split_k, 1);
   algo.algo_id = config.algo_id;
   algo.custom = config.custom;
+  algo.reduction = config.reduction;
   // "16x6": K depth x stages (cublasLtMatmulStages_t's naming). Not the split grain (128 bytes of A for
   // the wgmma kernels); it orders the K tail of tf32 slices and is the interleave of algorithm 55.
   for (const char ch : config.stages_name) {

@@ -32,6 +32,7 @@ struct LibraryParams {
   uint32_t reduction_steps = 0;
   uint16_t reduction_first[kMaxReductionSteps] = {};
   uint16_t reduction_second[kMaxReductionSteps] = {};
+  bool partials_in_output_type = false;  // each slice's partial rounded to D's type before the reduction
   bool beta_fma = false;          // fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
   bool beta_zero = false;         // C not read
   float alpha = 1.0f, beta = 0.0f;
@@ -165,7 +166,9 @@ MMAEMU_HD uint32_t library_element(const LibraryParams& p, const uint32_t* a_row
     const uint16_t first = p.reduction_first[step], second = p.reduction_second[step];
     float x = 0.0f;
     for (int j = 0; j < (second != kAloneInStep ? 2 : 1); ++j) {  // one call site: one inlined copy on the GPU
-      const float y = library_partial(in, K, j ? second : first);
+      float y = library_partial(in, K, j ? second : first);
+      if (p.partials_in_output_type)  // REDUCTION_SCHEME_OUTPUT_TYPE: the partial as D's type holds it
+        y = f32_of(convert(p.d, convert(fmt_params(Fmt::fp32), bits_of(y), p.d, true), fmt_params(Fmt::fp32), true));
       x = j ? add_rn(x, y) : y;
     }
     acc = step == 0 ? x : add_rn(acc, x);

@@ -60,6 +60,7 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
     p.reduction_first[i] = static_cast<uint16_t>(step.first);
     p.reduction_second[i] = step.paired() ? static_cast<uint16_t>(step.second) : arith::kAloneInStep;
   }
+  p.partials_in_output_type = plan.partials_in_output_type;
   p.beta_fma = plan.beta_fma;
   p.beta_zero = call.beta == 0.0f;
   p.alpha = plan.alpha;

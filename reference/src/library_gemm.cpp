@@ -37,10 +37,17 @@ const char* ptx_type(FormatId f) {
   }
 }
 
+constexpr int kMmaSyncK8Algo = 24;  // 16-bit, sizes no multiple of 8: mma.sync k8 tiles, residue first
+
 // The tensor-core instruction the library's Hopper kernels chain along K (wgmma; N does not change
-// an output's arithmetic).
-const InstructionModel* main_loop_instruction(const LibraryCall& c) {
+// an output's arithmetic). Algorithm 24 chains mma.sync.m16n8k8 instead: the H200's pair probes of it
+// show blocks of 8 products (reports/h200/library-resolver/unmodelled-kernels.md).
+const InstructionModel* main_loop_instruction(const LibraryCall& c, const LibraryAlgo& algo) {
   if (c.a == FormatId::fp32) return nullptr;  // SIMT: no tensor core
+  if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16)
+    return &lookup(Arch::sm90, std::string("mma.m16n8k8.f32.") + ptx_type(c.a) + "." + ptx_type(c.b) + ".f32");
+  if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::fp16)
+    return &lookup(Arch::sm90, std::string("mma.m16n8k16.f32.") + ptx_type(c.a) + "." + ptx_type(c.b) + ".f32");
   const int k = c.a == FormatId::tf32 ? 8 : fp8_call(c) ? 32 : 16;
   return &lookup(Arch::sm90, "wgmma.m64n8k" + std::to_string(k) + ".f32." + ptx_type(c.a) + "." + ptx_type(c.b));
 }
@@ -55,6 +62,13 @@ uint32_t round_to_tf32(uint32_t x) {
   return (x + 0xFFFu + ((x >> 13) & 1u)) & ~0x1FFFu;
 }
 
+// The instruction chained along n products, one instruction (its K) at a time, from accumulator `acc`.
+uint32_t chain(const InstructionModel& im, const uint32_t* a, const uint32_t* b, uint32_t acc, size_t n) {
+  const size_t step = static_cast<size_t>(im.instr.k);
+  for (size_t s = 0; s < n; s += step) acc = dot_k(im, a + s, b + s, acc, static_cast<int>(std::min(step, n - s)));
+  return acc;
+}
+
 // One K slice of one output: a[k], b[k] for k in [0, n), accumulated from +0, as plan `p` says.
 float slice_sum(const LibraryPlan& p, const uint32_t* a, const uint32_t* b, size_t n) {
   if (!p.instruction) {  // fp32 SIMT: an FMA chain
@@ -67,14 +81,14 @@ float slice_sum(const LibraryPlan& p, const uint32_t* a, const uint32_t* b, size
     float promoted = 0.0f;
     for (size_t k0 = 0; k0 < n; k0 += p.promotion_k) {
       const size_t len = std::min(p.promotion_k, n - k0);
-      promoted += as_float(dot_k(im, a + k0, b + k0, 0, static_cast<int>(len)));
+      promoted += as_float(chain(im, a + k0, b + k0, 0, len));
     }
     return promoted;
   }
-  // residue_first: the slice's first n mod residue_first products form a (padded) block of their own.
+  // residue_first: the slice's first n mod residue_first products form a (padded) K tile of their own.
   const size_t r = p.residue_first ? n % p.residue_first : 0;
-  const uint32_t head = r ? dot_k(im, a, b, 0, static_cast<int>(r)) : 0;
-  return as_float(dot_k(im, a + r, b + r, head, static_cast<int>(n - r)));
+  const uint32_t head = chain(im, a, b, 0, r);
+  return as_float(chain(im, a + r, b + r, head, n - r));
 }
 
 uint32_t to_output(FormatId d, float v) {
@@ -107,18 +121,19 @@ namespace {
 size_t element_bytes(const LibraryCall& c) { return static_cast<size_t>(spec(c.a).storage_bytes()); }
 
 // The tf32 and fp32 kernels with K no multiple of the 128-byte grain (their own K-tail regime).
-bool k_tail_regime(const LibraryCall& c) {
-  return (c.a == FormatId::tf32 || c.a == FormatId::fp32) && c.K % (128 / element_bytes(c)) != 0;
+bool k_tail_regime(const LibraryCall& c, const LibraryAlgo& algo) {
+  const bool kernel = c.a == FormatId::tf32 || c.a == FormatId::fp32 || algo.algo_id == kMmaSyncK8Algo;
+  return kernel && c.K % (128 / element_bytes(c)) != 0;
 }
 }  // namespace
 
-size_t split_grain(const LibraryCall& c, const LibraryAlgo&) {
-  return (k_tail_regime(c) ? 16 : 128) / element_bytes(c);
+size_t split_grain(const LibraryCall& c, const LibraryAlgo& algo) {
+  return (k_tail_regime(c, algo) ? 16 : 128) / element_bytes(c);
 }
 
 size_t split_chunk(const LibraryCall& c, const LibraryAlgo& algo) {
   const size_t g = split_grain(c, algo), s = static_cast<size_t>(std::max(algo.split_k, 1));
-  if (k_tail_regime(c)) return ((c.K + s - 1) / s + g - 1) / g * g;
+  if (k_tail_regime(c, algo)) return ((c.K + s - 1) / s + g - 1) / g * g;
   return ((c.K + g - 1) / g + s - 1) / s * g;
 }
 
@@ -140,12 +155,19 @@ std::vector<float> slice_partials(const LibraryCall& c, const LibraryPlan& p, co
   return parts;
 }
 
-// The slices' fp32 partials added up in the plan's order (LibraryPlan::reduction).
-float reduce_partials(const std::vector<float>& p, const std::vector<ReductionStep>& order) {
+// The slices' fp32 partials added up in the plan's order (LibraryPlan::reduction), each first rounded
+// to D's type (nearest-even) when the kernel keeps its partials in the output type.
+float reduce_partials(const std::vector<float>& parts, const LibraryPlan& plan, FormatId d) {
+  auto partial = [&](size_t s) {
+    if (!plan.partials_in_output_type) return parts[s];
+    return as_float(convert(d, convert(FormatId::fp32, as_bits(parts[s]), d, Rounding::nearest_even), FormatId::fp32,
+                            Rounding::nearest_even));
+  };
+  const std::vector<ReductionStep>& order = plan.reduction;
   float acc = 0.0f;
   for (size_t i = 0; i < order.size(); ++i) {
     const ReductionStep& step = order[i];
-    const float x = step.paired() ? p[step.first] + p[step.second] : p[step.first];
+    const float x = step.paired() ? partial(step.first) + partial(step.second) : partial(step.first);
     acc = i == 0 ? x : acc + x;
   }
   return acc;
@@ -180,7 +202,7 @@ bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
 // and algorithm 55 (its reduction runs inside the GEMM kernel). fma(beta, C, alpha' * acc): after a
 // separate split-K reduction, and algorithm 62 always.
 bool beta_fma_epilogue(const LibraryCall& c, const LibraryAlgo& algo) {
-  if (algo.algo_id == kFp8AnyKAlgo) return true;
+  if (algo.algo_id == kFp8AnyKAlgo || algo.algo_id == kMmaSyncK8Algo) return true;
   if (interleaved_split(c, algo)) return false;
   return algo.split_k > 1;
 }
@@ -200,7 +222,7 @@ constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products 
 const std::vector<int>& modelled_algorithms() {
   // 43 (tf32) follows 21's rules on all 9,045,012 outputs of its H200 recording
   // (reports/h200/library-resolver/unmodelled-kernels.md).
-  static const std::vector<int> ids = {-1, 20, 21, 43, 55, 62, 66};
+  static const std::vector<int> ids = {-1, 20, 21, 24, 43, 55, 62, 66};  // 24: mma.sync k8 tiles, below
   return ids;
 }
 
@@ -208,14 +230,14 @@ std::optional<std::string> model_declines(const LibraryAlgo& algo) {
   const auto& ids = modelled_algorithms();
   if (std::find(ids.begin(), ids.end(), algo.algo_id) != ids.end()) return std::nullopt;
   return "the library model has no rules for cuBLASLt algorithm " + std::to_string(algo.algo_id) +
-         " (it has 20, 21, 43, 55, 62 and 66, fitted from H200 recordings)";
+         " (it has 20, 21, 24, 43, 55, 62 and 66, fitted from H200 recordings)";
 }
 
 LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
   if (const auto why = model_declines(algo)) throw std::invalid_argument(*why);
   LibraryPlan p;
-  p.instruction = main_loop_instruction(c);
+  p.instruction = main_loop_instruction(c, algo);
   p.tf32_rounded = c.a == FormatId::tf32;
   if (fp8_call(c) && !c.fast_accum) p.promotion_k = kPromotionK;
   p.slices = static_cast<size_t>(std::max(algo.split_k, 1));
@@ -224,10 +246,15 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
     p.reduction = reduction_order(p.slices, algo.custom == 1);  // every interleaved slice exists
   } else {
     p.chunk = split_chunk(c, algo);
-    p.residue_first = k_tail_regime(c) && c.a == FormatId::tf32 ? (algo.stage_k ? algo.stage_k : 16) : 0;
+    p.residue_first = !k_tail_regime(c, algo)           ? 0
+                      : c.a == FormatId::tf32             ? (algo.stage_k ? algo.stage_k : 16)
+                      : algo.algo_id == kMmaSyncK8Algo ? (algo.stage_k ? algo.stage_k : 16)  // its K tile
+                                                         : 0;
     const size_t existing = p.chunk ? std::clamp<size_t>((c.K + p.chunk - 1) / p.chunk, 1, p.slices) : 1;  // chunk 0: K = 0
     p.reduction = reduction_order(existing, false);
   }
+  // REDUCTION_SCHEME_OUTPUT_TYPE: algorithm 24's slices store their partials in D's type.
+  p.partials_in_output_type = algo.algo_id == kMmaSyncK8Algo && algo.reduction == 4 && p.reduction.size() > 1;
   p.beta_fma = beta_fma_epilogue(c, algo);
   p.alpha = effective_alpha(c, algo);
   return p;
@@ -244,7 +271,7 @@ void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t*
   for (size_t m = 0; m < c.M; ++m) {
     for (size_t k = 0; k < c.K; ++k) a[k] = operand(A[m * c.K + k]);
     for (size_t n = 0; n < c.N; ++n) {
-      const float acc = reduce_partials(slice_partials(c, plan, a.data(), columns.data() + n * c.K), plan.reduction);
+      const float acc = reduce_partials(slice_partials(c, plan, a.data(), columns.data() + n * c.K), plan, c.d);
       float d;
       if (c.beta == 0.0f) {
         d = plan.alpha * acc;  // C is not read
