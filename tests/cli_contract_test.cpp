@@ -608,15 +608,17 @@ TEST(LibraryGemmCli, AnUnknownLibraryBackendIsExit2) {
 TEST(LibraryGemmCli, ACallOutsideTheResolverOrTheModelIsExit2) {
   TempDir dir;
   mmaemu::lt::LtCall call;
-  call.M = 150;
-  call.N = 100;
-  call.K = 1000;  // torch.matmul 100x150x1000 in bf16: cuBLASLt runs algorithm 23 (fixtures/torch-h200)
+  call.a = call.b = mmaemu::ref::FormatId::tf32;
+  call.compute = mmaemu::lt::ComputeType::f32_fast_tf32;
+  call.M = 65;
+  call.N = 33;
+  call.K = 130;  // torch.matmul 33x65x130 in tf32: cuBLASLt runs algorithm 63 (fixtures/torch-h200)
   const auto ops = mmaemu::lt::generate_operands(call, mmaemu::gen::Family::realistic, 1);
   write_operands(dir, ops, call);
   Outcome o = run(library_args(call, dir) + " --layout NN");
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("--algo auto"), std::string::npos) << o.output;
-  EXPECT_NE(o.output.find("algorithm 23"), std::string::npos) << o.output;
+  EXPECT_NE(o.output.find("algorithm 63"), std::string::npos) << o.output;
   o = run(library_args(call, dir) + " --workspace 5000");
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("workspace"), std::string::npos) << o.output;

@@ -54,6 +54,9 @@ const std::vector<Case> kCases = {
     // algorithm 24: mma.sync k8 (bf16) / k16 (fp16) tiles, the K tile's residue first, 16-byte grains
     {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 7, 6, 167, 24, 2, 0, 0},
     {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 7, 3, 2599, 24, 9, 0, 128, 4},  // partials in fp16
+    // algorithm 23: mma.sync k16 tiles (bf16 too), the stage depth's residue first
+    {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 3, 5, 1000, 23, 8, 0, 64, 4},
+    {FormatId::tf32, FormatId::tf32, FormatId::fp32, false, 5, 3, 1001, 23, 4, 0, 16, 2},
 };
 
 TEST(LibraryGemm, HostEngineMatchesTheReference) {

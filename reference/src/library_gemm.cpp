@@ -37,16 +37,21 @@ const char* ptx_type(FormatId f) {
   }
 }
 
-constexpr int kMmaSyncK8Algo = 24;  // 16-bit, sizes no multiple of 8: mma.sync k8 tiles, residue first
+// cuBLASLt's mma.sync kernels, which the heuristic picks for sizes no multiple of 8 (23: 16-bit and
+// tf32; 24: 16-bit): K tiles of the stage depth with their residue first, 16-byte split grains, the
+// beta-form epilogue, partials in D's type under reduction scheme 4 (found from their H200 pair
+// probes: reports/h200/library-resolver/unmodelled-kernels.md).
+constexpr int kMmaSyncAlgo = 23;
+constexpr int kMmaSyncK8Algo = 24;  // bf16: mma.sync k8 (blocks of 8 products in the probes)
+bool mma_sync_kernel(const LibraryAlgo& algo) { return algo.algo_id == kMmaSyncAlgo || algo.algo_id == kMmaSyncK8Algo; }
 
 // The tensor-core instruction the library's Hopper kernels chain along K (wgmma; N does not change
-// an output's arithmetic). Algorithm 24 chains mma.sync.m16n8k8 instead: the H200's pair probes of it
-// show blocks of 8 products (reports/h200/library-resolver/unmodelled-kernels.md).
+// an output's arithmetic); mma.sync for the kernels above.
 const InstructionModel* main_loop_instruction(const LibraryCall& c, const LibraryAlgo& algo) {
   if (c.a == FormatId::fp32) return nullptr;  // SIMT: no tensor core
   if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16)
     return &lookup(Arch::sm90, std::string("mma.m16n8k8.f32.") + ptx_type(c.a) + "." + ptx_type(c.b) + ".f32");
-  if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::fp16)
+  if (mma_sync_kernel(algo) && (c.a == FormatId::fp16 || c.a == FormatId::bf16))
     return &lookup(Arch::sm90, std::string("mma.m16n8k16.f32.") + ptx_type(c.a) + "." + ptx_type(c.b) + ".f32");
   const int k = c.a == FormatId::tf32 ? 8 : fp8_call(c) ? 32 : 16;
   return &lookup(Arch::sm90, "wgmma.m64n8k" + std::to_string(k) + ".f32." + ptx_type(c.a) + "." + ptx_type(c.b));
@@ -122,7 +127,7 @@ size_t element_bytes(const LibraryCall& c) { return static_cast<size_t>(spec(c.a
 
 // The tf32 and fp32 kernels with K no multiple of the 128-byte grain (their own K-tail regime).
 bool k_tail_regime(const LibraryCall& c, const LibraryAlgo& algo) {
-  const bool kernel = c.a == FormatId::tf32 || c.a == FormatId::fp32 || algo.algo_id == kMmaSyncK8Algo;
+  const bool kernel = c.a == FormatId::tf32 || c.a == FormatId::fp32 || mma_sync_kernel(algo);
   return kernel && c.K % (128 / element_bytes(c)) != 0;
 }
 }  // namespace
@@ -202,7 +207,7 @@ bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
 // and algorithm 55 (its reduction runs inside the GEMM kernel). fma(beta, C, alpha' * acc): after a
 // separate split-K reduction, and algorithm 62 always.
 bool beta_fma_epilogue(const LibraryCall& c, const LibraryAlgo& algo) {
-  if (algo.algo_id == kFp8AnyKAlgo || algo.algo_id == kMmaSyncK8Algo) return true;
+  if (algo.algo_id == kFp8AnyKAlgo || mma_sync_kernel(algo)) return true;
   if (interleaved_split(c, algo)) return false;
   return algo.split_k > 1;
 }
@@ -222,7 +227,7 @@ constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products 
 const std::vector<int>& modelled_algorithms() {
   // 43 (tf32) follows 21's rules on all 9,045,012 outputs of its H200 recording
   // (reports/h200/library-resolver/unmodelled-kernels.md).
-  static const std::vector<int> ids = {-1, 20, 21, 24, 43, 55, 62, 66};  // 24: mma.sync k8 tiles, below
+  static const std::vector<int> ids = {-1, 20, 21, 23, 24, 43, 55, 62, 66};  // 23, 24: mma.sync kernels
   return ids;
 }
 
@@ -230,7 +235,7 @@ std::optional<std::string> model_declines(const LibraryAlgo& algo) {
   const auto& ids = modelled_algorithms();
   if (std::find(ids.begin(), ids.end(), algo.algo_id) != ids.end()) return std::nullopt;
   return "the library model has no rules for cuBLASLt algorithm " + std::to_string(algo.algo_id) +
-         " (it has 20, 21, 24, 43, 55, 62 and 66, fitted from H200 recordings)";
+         " (it has 20, 21, 23, 24, 43, 55, 62 and 66, fitted from H200 recordings)";
 }
 
 LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
@@ -248,13 +253,13 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
     p.chunk = split_chunk(c, algo);
     p.residue_first = !k_tail_regime(c, algo)           ? 0
                       : c.a == FormatId::tf32             ? (algo.stage_k ? algo.stage_k : 16)
-                      : algo.algo_id == kMmaSyncK8Algo ? (algo.stage_k ? algo.stage_k : 16)  // its K tile
+                      : mma_sync_kernel(algo) ? (algo.stage_k ? algo.stage_k : 16)  // its K tile
                                                          : 0;
     const size_t existing = p.chunk ? std::clamp<size_t>((c.K + p.chunk - 1) / p.chunk, 1, p.slices) : 1;  // chunk 0: K = 0
     p.reduction = reduction_order(existing, false);
   }
-  // REDUCTION_SCHEME_OUTPUT_TYPE: algorithm 24's slices store their partials in D's type.
-  p.partials_in_output_type = algo.algo_id == kMmaSyncK8Algo && algo.reduction == 4 && p.reduction.size() > 1;
+  // REDUCTION_SCHEME_OUTPUT_TYPE: the mma.sync kernels' slices store their partials in D's type.
+  p.partials_in_output_type = mma_sync_kernel(algo) && algo.reduction == 4 && p.reduction.size() > 1;
   p.beta_fma = beta_fma_epilogue(c, algo);
   p.alpha = effective_alpha(c, algo);
   return p;

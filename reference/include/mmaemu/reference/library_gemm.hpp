@@ -26,12 +26,13 @@
 //      beta = 0: alpha' * acc, C unread. alpha' = alpha for non-FP8 calls, (alpha * scale_a) * scale_b
 //      for FP8, alpha * (scale_a * scale_b) in algorithm 62.
 //   5. D is rounded to its type to nearest-even; NaN is the canonical NaN of that type.
-//   Algorithm 24 (16-bit calls of sizes no multiple of 8) is an mma.sync kernel: bf16 chains
-//   mma.m16n8k8, fp16 mma.m16n8k16; each slice runs the residue of its K tile (16, or the stage depth
-//   the configuration names) first; slices are cut in 16-byte grains when K is no multiple of 64; the
-//   epilogue is fma(beta, C, alpha' * acc); with reduction scheme 4 (REDUCTION_SCHEME_OUTPUT_TYPE) each
-//   slice's partial is rounded to D's type before the fp32 reduction. All 2,170,192 outputs of its H200
-//   recording (fixtures/cublaslt-h200/plan-algos.yaml) agree.
+//   Algorithms 23 and 24 (calls of sizes no multiple of 8) are mma.sync kernels: 16-bit inputs chain
+//   mma.m16n8k16 (algorithm 24 in bf16: mma.m16n8k8), tf32 its k8; each slice runs the residue of its
+//   K tile (the stage depth the configuration names, else 16) first; slices are cut in 16-byte grains
+//   when K is no multiple of the 128-byte grain; the epilogue is fma(beta, C, alpha' * acc); with
+//   reduction scheme 4 (REDUCTION_SCHEME_OUTPUT_TYPE) each slice's partial is rounded to D's type
+//   before the fp32 reduction. All 3,330,928 outputs of their H200 recording
+//   (fixtures/cublaslt-h200/plan-algos.yaml) agree.
 // An algorithm id the recordings do not name (or -1, unknown) gets the rules of its input type above
 // (those of algorithms 66, 21 and 20).
 #pragma once
@@ -68,7 +69,7 @@ std::optional<std::string> library_refuses(const LibraryCall& call);
 
 // The algorithms whose rules the model has (fitted from H200 recordings; 43 is tf32 with 21's rules), and
 // -1 (unknown: the input type's default rules). A configuration of any other algorithm (cuBLASLt's 10,
-// 11, 13, 14, 23, 24, 63: GEMV-like
+// 11, 13, 14, 63: GEMV-like
 // and other kernels PyTorch's calls reach, reports/h200/torch-bits) is not computed with rules that are
 // not its own: model_declines names the algorithm.
 const std::vector<int>& modelled_algorithms();
