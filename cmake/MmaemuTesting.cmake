@@ -22,3 +22,11 @@ function(mmaemu_gtest_selection)
                    -P ${PROJECT_SOURCE_DIR}/cmake/RunGtestSelection.cmake)
   set_tests_properties(${ARG_NAME} PROPERTIES LABELS "${ARG_LABELS}" SKIP_REGULAR_EXPRESSION "\\[  SKIPPED \\]")
 endfunction()
+
+# mmaemu_add_tests(): a folder's tests/ subfolder, left out when only the Python module is built
+# (MMAEMU_PYTHON_ONLY: `pip install .` needs no test framework).
+macro(mmaemu_add_tests)
+  if(NOT MMAEMU_PYTHON_ONLY)
+    add_subdirectory(tests)
+  endif()
+endmacro()

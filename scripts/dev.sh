@@ -3,6 +3,10 @@
 #   conform   runs every tier this machine can run on the shipped fixtures (reports under reports/)
 #   test      runs the test suite through CTest (what CI runs)
 #   build     only set-up and build
+# The set-up includes the Python package: a virtual environment .venv (Debian's Python, with its
+# site packages) holding nanobind, scikit-build-core, pytest and ml_dtypes from PyPI, the package
+# built with the rest, and .venv made to import it: `.venv/bin/python3 -c "import mmaemu"` (or
+# `. .venv/bin/activate` first). `pip install .` builds and installs the same package anywhere.
 # Environment: MMAEMU_PRESET (default: "default"; "cpu-only" skips the CUDA parts), MMAEMU_SKIP_APT=1,
 # MMAEMU_BUILD_DIR=DIR (use that build as it is: no set-up, no build; CTest's test of the main job),
 # MMAEMU_REPORT_DIR (default: reports), MMAEMU_SANITIZE=0 (test: leave out the sanitizer pass below).
@@ -32,7 +36,8 @@ fi
 # Debian packages the build needs; only the missing ones are installed.
 packages=(cmake g++ make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
           libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libssl-dev libarchive-dev libexpat1-dev
-          clang libclang-rt-14-dev)   # clang: the sanitizer build and the fuzz targets (libFuzzer)
+          clang libclang-rt-14-dev    # clang: the sanitizer build and the fuzz targets (libFuzzer)
+          python3-dev python3-venv python3-numpy)  # the Python package
 if [ "${MMAEMU_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then
   missing=()
   for p in "${packages[@]}"; do
@@ -51,9 +56,20 @@ if ! command -v nvcc >/dev/null && [ -x /usr/local/cuda/bin/nvcc ]; then
   export PATH=/usr/local/cuda/bin:$PATH
 fi
 
-cmake --preset "$preset" >/dev/null
+# The Python package's build and test requirements, in .venv (Debian's Python refuses pip installs).
+venv=$PWD/.venv
+if [ ! -x "$venv/bin/python3" ]; then
+  python3 -m venv --system-site-packages "$venv"
+fi
+"$venv/bin/python3" -c "import nanobind, scikit_build_core, pytest, ml_dtypes" 2>/dev/null ||
+  "$venv/bin/pip" install -q "nanobind>=2.4" "scikit-build-core>=0.10" "pytest>=7" "ml_dtypes>=0.4"
+
+cmake --preset "$preset" -DPython_EXECUTABLE="$venv/bin/python3" >/dev/null
 cmake --build --preset "$preset"
 case "$preset" in cpu-only) builddir=build-cpu;; debug) builddir=build-debug;; *) builddir=build;; esac
+# .venv imports the package this build made (as an editable install would): python/CMakeLists.txt.
+site=$("$venv/bin/python3" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+echo "$PWD/$builddir/python" > "$site/mmaemu-build.pth"
 
 case "$mode" in
   build) ;;

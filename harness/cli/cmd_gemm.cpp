@@ -4,19 +4,16 @@
 //   A [M, K] or [batch, M, K];  B [K, N] or [batch, K, N];  C, D [M, N] or [batch, M, N];
 //   trace (optional) [M, N, steps] or [batch, M, N, steps], steps = ceil(K / instruction K): the
 //   accumulator after every step, in D's format.
-#include <cmath>
 #include <memory>
 #include <string>
 
-#include "harness/core/errors.hpp"
-#include "harness/core/npy.hpp"
-#include "harness/core/operands.hpp"
-#include "harness/core/scale_operands.hpp"
+#include "harness/api/compute.hpp"
 #include "harness/cli/cmd_gemm_library.hpp"
 #include "harness/cli/commands.hpp"
-#include "kernels/backend.hpp"
-#include "mmaemu/reference/model.hpp"
-#include "harness/cli/run_backend.hpp"
+#include "harness/cli/operand_files.hpp"
+#include "harness/cli/library_call_options.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/scale_operands.hpp"
 
 namespace mmaemu::cli {
 namespace {
@@ -26,76 +23,22 @@ struct GemmArgs {
   ScaleFiles scales;  // block-scaled instructions
 };
 
-const char* dtype_of(ref::FormatId f) {
-  const int bytes = storage_bytes(f);
-  return bytes == 1 ? "uint8" : bytes == 2 ? "uint16" : bytes == 8 ? "uint64" : "uint32";
-}
-
-// One operand's [rows, cols] (rank 2) or [batch, rows, cols] (rank 3), and its dtype.
-struct Matrix {
-  size_t batch, rows, cols;
-  bool batched;
-};
-
-Matrix check_matrix(const NpyArray& arr, const std::string& file, char role, const char* dims, ref::FormatId f,
-                    const std::string& instr) {
-  if (arr.shape.size() != 2 && arr.shape.size() != 3)
-    throw InputError(file, std::string(1, role) + " has shape " + arr.shape_string() + "; mmaemu gemm needs " + dims);
-  if (arr.word_bytes != storage_bytes(f))
-    throw InputError(file, std::string(1, role) + " has dtype " + arr.dtype_name() + "; " + instr + " reads " +
-                               std::string(1, role) + " as " + std::string(ref::format_name(f)) + ", stored as " +
-                               dtype_of(f));
-  const bool batched = arr.shape.size() == 3;
-  const size_t off = batched ? 1 : 0;
-  return {batched ? arr.shape[0] : 1, arr.shape[off], arr.shape[off + 1], batched};
-}
-
 int run_gemm(const GemmArgs& args) {
-  if (args.arch.empty() || args.instr.empty())
-    throw InputError(args.arch.empty() ? "--arch" : "--instr",
-                     "mmaemu gemm needs --arch and --instr (or --library for a library call)");
-  const auto arch = ref::parse_arch(args.arch);
-  if (!arch) throw InputError("--arch", "unknown architecture '" + args.arch + "' (sm70, sm75, sm80, sm86, sm89, sm90, sm100, sm120)");
-  const ref::InstructionModel& model = ref::lookup(*arch, args.instr);  // exit 2 when absent
-  const ref::Instruction& in = model.instr;
-  const NpyArray A = read_npy(args.a), B = read_npy(args.b), C = read_npy(args.c);
-  const Matrix a = check_matrix(A, args.a, 'A', "[M, K] or [batch, M, K]", in.a, in.name);
-  const Matrix b = check_matrix(B, args.b, 'B', "[K, N] or [batch, K, N]", in.b, in.name);
-  const Matrix c = check_matrix(C, args.c, 'C', "[M, N] or [batch, M, N]", in.c, in.name);
-  if (b.batched != a.batched || b.batch != a.batch)
-    throw InputError(args.b, "B has shape " + B.shape_string() + " but A (" + args.a + ") has " + A.shape_string() +
-                                 ": both [.., K] with the same batch, or neither batched");
-  if (c.batched != a.batched || c.batch != a.batch)
-    throw InputError(args.c, "C has shape " + C.shape_string() + " but A (" + args.a + ") has " + A.shape_string() +
-                                 ": both with the same batch, or neither batched");
-  if (b.rows != a.cols)
-    throw InputError(args.b, "B has K = " + std::to_string(b.rows) + " rows but A (" + args.a + ") has K = " +
-                                 std::to_string(a.cols) + " columns");
-  if (c.rows != a.rows || c.cols != b.cols)
-    throw InputError(args.c, "C has shape " + C.shape_string() + "; A and B make D [" + std::to_string(a.rows) + ", " +
-                                 std::to_string(b.cols) + "]");
-  if (a.batch == 0 || a.rows == 0 || b.cols == 0)
-    throw InputError(args.a, "the GEMM is empty (batch, M and N must be at least 1)");
-
-  const kernels::GemmShape shape{a.batch, a.rows, b.cols, a.cols};
-  NpyArray SA, SB;
-  read_scale_operands(in, args.scales, {shape.batch, shape.M, shape.N, shape.K}, a.batched, SA, SB);
-  NpyArray D;
-  D.word_bytes = storage_bytes(in.d);
-  D.shape = C.shape;
-  D.values.resize(D.word_count());
-  NpyArray T;
-  if (!args.trace.empty()) {
-    T.word_bytes = D.word_bytes;
-    T.shape = C.shape;
-    T.shape.push_back(ref::gemm_steps(model, shape.K));
-    T.values.resize(T.word_count());
-  }
-  run_on_backend(args.backend, {&model, shape, A.values.data(), B.values.data(), C.values.data(), D.values.data(),
-                                args.trace.empty() ? nullptr : T.values.data(),
-                                SA.values.empty() ? nullptr : SA.values.data(), SB.values.empty() ? nullptr : SB.values.data()});
-  write_npy(args.out, D);
-  if (!args.trace.empty()) write_npy(args.trace, T);
+  api::ComputeRequest r;
+  r.arch = args.arch;
+  r.instr = args.instr;
+  r.backend = args.backend;
+  r.trace = !args.trace.empty();
+  const ref::InstructionModel& model = api::find_instruction(r.arch, r.instr);  // before any file is read
+  r.a = operand_file(args.a);
+  r.b = operand_file(args.b);
+  r.c = operand_file(args.c);
+  r.scale_a = scale_operand_file(model, args.scales.a);
+  r.scale_b = scale_operand_file(model, args.scales.b);
+  const api::ComputeResult out = api::gemm(r);
+  std::cerr << api::describe_run(out.run);
+  write_npy(args.out, out.d);
+  if (r.trace) write_npy(args.trace, out.trace);
   return kExitOk;
 }
 

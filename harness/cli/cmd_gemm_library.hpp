@@ -2,12 +2,12 @@
 #pragma once
 #include <string>
 
-#include "harness/cli/library_call.hpp"
+#include "harness/api/library_call.hpp"
 
 namespace mmaemu::cli {
 
 struct LibraryGemmArgs {
-  LibraryCallOptions call;  // the profile, types, scalars, layout, workspace limit, resolver
+  api::LibraryCallOptions call;  // the profile, types, scalars, layout, workspace limit, resolver
   std::string a, b, c, out;
   std::string algo = "auto";  // "auto" (the profile's resolver) or a JSON file
   std::string engine = "reference";  // --backend: reference, host or cuda (kernels::LibraryEngine)

@@ -1,14 +1,11 @@
 // `mmaemu mma`: one instruction over T tiles, from .npy operands, per the contract in DESIGN.md.
 #include <iostream>
 
-#include "harness/core/errors.hpp"
-#include "harness/core/npy.hpp"
-#include "harness/core/operands.hpp"
-#include "harness/core/scale_operands.hpp"
+#include "harness/api/compute.hpp"
 #include "harness/cli/commands.hpp"
-#include "kernels/backend.hpp"
-#include "mmaemu/reference/model.hpp"
-#include "harness/cli/run_backend.hpp"
+#include "harness/cli/operand_files.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/scale_operands.hpp"
 
 namespace mmaemu::cli {
 namespace {
@@ -19,25 +16,19 @@ struct MmaArgs {
 };
 
 int run_mma(const MmaArgs& args) {
-  const auto arch = ref::parse_arch(args.arch);
-  if (!arch) throw InputError("--arch", "unknown architecture '" + args.arch + "' (sm70, sm75, sm80, sm86, sm89, sm90, sm100, sm120)");
-  const ref::InstructionModel& model = ref::lookup(*arch, args.instr);  // exit 2 when absent
-  const NpyArray A = read_npy(args.a), B = read_npy(args.b), C = read_npy(args.c);
-  const size_t tiles = check_operands(model.instr, A, args.a, B, args.b, C, args.c);
-  const size_t M = static_cast<size_t>(model.instr.m), N = static_cast<size_t>(model.instr.n),
-               K = static_cast<size_t>(model.instr.k);
-  NpyArray SA, SB;
-  read_scale_operands(model.instr, args.scales, {tiles, M, N, K}, true, SA, SB);
-  NpyArray D;
-  D.word_bytes = storage_bytes(model.instr.d);
-  D.shape = {tiles, M, N};
-  D.values.resize(D.word_count());
-  // One instruction over T tiles is a GEMM with batch = T and the instruction's M, N, K.
-  const kernels::GemmShape shape{tiles, M, N, K};
-  run_on_backend(args.backend, {&model, shape, A.values.data(), B.values.data(), C.values.data(), D.values.data(),
-                                nullptr, SA.values.empty() ? nullptr : SA.values.data(),
-                                SB.values.empty() ? nullptr : SB.values.data()});
-  write_npy(args.out, D);
+  api::ComputeRequest r;
+  r.arch = args.arch;
+  r.instr = args.instr;
+  r.backend = args.backend;
+  const ref::InstructionModel& model = api::find_instruction(r.arch, r.instr);  // before any file is read
+  r.a = operand_file(args.a);
+  r.b = operand_file(args.b);
+  r.c = operand_file(args.c);
+  r.scale_a = scale_operand_file(model, args.scales.a);
+  r.scale_b = scale_operand_file(model, args.scales.b);
+  const api::ComputeResult out = api::mma(r);
+  std::cerr << api::describe_run(out.run);
+  write_npy(args.out, out.d);
   return kExitOk;
 }
 

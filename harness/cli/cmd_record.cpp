@@ -34,6 +34,7 @@ struct RecordArgs {
   std::string commit;
   std::string lt_plan;
   size_t store_up_to = 0;
+  std::vector<size_t> calls;  // --call: with --cublaslt --inputs-only, these calls alone
   bool inputs_only = false;
   std::string arch;
 };
@@ -80,13 +81,16 @@ void add_record(CLI::App& app, int& status) {
   cmd->add_flag("--inputs-only", args->inputs_only,
                 "Write the planned inputs (a, b, c; scales) and inputs.json only, for a model to compute D; no GPU "
                 "(with --cublaslt: the calls' operands and recording.json, for a client of the library to run them)");
+  cmd->add_option("--call", args->calls, "With --cublaslt and --inputs-only: this call of the plan only (its index; "
+                                        "repeatable)");
   cmd->add_option("--arch", args->arch, "With --inputs-only: the profile (every instruction at N = 8, "
                                         "unless --instr names some)");
   cmd->callback([args, &status] {
     if (args->inputs_only && !args->lt_plan.empty()) {
       const ReportLock lock(args->out, "mmaemu");
       const size_t n = lt::write_cublaslt_inputs(args->lt_plan, args->out,
-                                                 "mmaemu record --cublaslt " + args->lt_plan + " --inputs-only --out " + args->out);
+                                                 "mmaemu record --cublaslt " + args->lt_plan + " --inputs-only --out " + args->out,
+                                                 args->calls);
       std::cout << "wrote the operands of " << n << " calls to " << args->out << "\n";
       status = kExitOk;
       return;

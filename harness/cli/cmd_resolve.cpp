@@ -7,48 +7,18 @@
 #include <iostream>
 #include <memory>
 
-#include <nlohmann/json.hpp>
-
+#include "harness/api/library.hpp"
 #include "harness/cli/commands.hpp"
-#include "harness/cli/library_call.hpp"
+#include "harness/cli/library_call_options.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/cublaslt/lt_model.hpp"
-#include "harness/cublaslt/lt_resolver.hpp"
 
 namespace mmaemu::cli {
 namespace {
 
 struct ResolveArgs {
-  LibraryCallOptions call;
+  api::LibraryCallOptions call;
   size_t m = 0, n = 0, k = 0;
 };
-
-int run_resolve(const ResolveArgs& a) {
-  const lt::LtCall call = a.call.torch_op.empty() ? describe_library_call(a.call, a.m, a.n, a.k)
-                                                  : describe_torch_call(a.call, a.m, a.n, a.k);
-  nlohmann::json out;
-  out["library"] = a.call.library;
-  out["resolver"] = a.call.resolver;
-  if (!a.call.torch_op.empty())
-    out["torch"] = {{"op", a.call.torch_op}, {"m", a.m}, {"n", a.n}, {"k", a.k},
-                    {"as_the_library_sees_it", "A = torch's mat2 (W^T as A'[n][k]), B = torch's mat1 (X^T), M = n, N = m"}};
-  out["call"] = lt::to_json(call);
-  out["call"]["max_workspace"] = call.max_workspace;
-  if (const auto why = ref::library_refuses(lt::library_call(call))) {
-    out["refused"] = "the library model: " + *why;
-  } else {
-    const lt::Resolution r = lt::Resolver::load(a.call.resolver).resolve(call, "mmaemu resolve");
-    if (!r.config) {
-      out["refused"] = "the heuristic (resolver): " + r.refused;
-    } else {
-      out["config"] = lt::to_json(*r.config);
-      const auto declines = ref::model_declines(lt::library_algo(*r.config));
-      out["model"] = declines ? *declines : "the library model computes this configuration's bits";
-    }
-  }
-  std::cout << out.dump(1) << "\n";
-  return kExitOk;
-}
 
 }  // namespace
 
@@ -66,7 +36,10 @@ void add_resolve(CLI::App& app, int& status) {
   cmd->add_option("--scale-a", a->call.scale_a, "FP8: A's scale factor (with --torch: mat1's)");
   cmd->add_option("--scale-b", a->call.scale_b, "FP8: B's scale factor (with --torch: mat2's)");
   add_library_call_options(cmd, a->call, nullptr);
-  cmd->callback([a, &status] { status = run_resolve(*a); });
+  cmd->callback([a, &status] {
+    std::cout << api::resolve(a->call, a->m, a->n, a->k).dump(1) << "\n";
+    status = kExitOk;
+  });
 }
 
 }  // namespace mmaemu::cli

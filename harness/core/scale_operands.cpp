@@ -40,18 +40,23 @@ void check_scale_operands(const ref::Instruction& in, const ScaleFiles& files, c
   check_one(in, 'B', sb, files.b, shape.batch, S, shape.N, batched);
 }
 
-void read_scale_operands(const ref::Instruction& in, const ScaleFiles& files, const ScaledShape& shape,
-                         bool batched, NpyArray& sa, NpyArray& sb) {
+bool scale_operands_expected(const ref::Instruction& in, const ScaleFiles& files) {
   if (!in.scale) {
     if (!files.a.empty() || !files.b.empty())
       throw InputError(files.a.empty() ? "--scale-b" : "--scale-a", in.name + " is not block-scaled: it takes no scales");
-    return;
+    return false;
   }
   if (files.a.empty() || files.b.empty())
     throw InputError(files.a.empty() ? "--scale-a" : "--scale-b",
                      in.name + " is block-scaled: it needs --scale-a and --scale-b (one " +
                          std::string(ref::format_name(in.scale->format)) + " per " + std::to_string(in.scale->block) +
                          " k of each row of A and column of B)");
+  return true;
+}
+
+void read_scale_operands(const ref::Instruction& in, const ScaleFiles& files, const ScaledShape& shape,
+                         bool batched, NpyArray& sa, NpyArray& sb) {
+  if (!scale_operands_expected(in, files)) return;
   sa = read_npy(files.a);
   sb = read_npy(files.b);
   check_scale_operands(in, files, sa, sb, shape, batched);

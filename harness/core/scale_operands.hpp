@@ -26,6 +26,10 @@ struct ScaleFiles {
 void check_scale_operands(const ref::Instruction& instr, const ScaleFiles& files, const NpyArray& sa,
                           const NpyArray& sb, const ScaledShape& shape, bool batched);
 
+// The option checks alone: throws InputError naming the option when an instruction that takes scales
+// lacks either (files.a or files.b empty) or one that takes none is given one. True when it takes them.
+bool scale_operands_expected(const ref::Instruction& instr, const ScaleFiles& files);
+
 // Reads both files when the instruction takes scales (after the option checks above); leaves the
 // arrays empty when it does not.
 void read_scale_operands(const ref::Instruction& instr, const ScaleFiles& files, const ScaledShape& shape,

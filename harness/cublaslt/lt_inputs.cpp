@@ -1,16 +1,22 @@
 #include "harness/cublaslt/lt_inputs.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 
+#include "harness/core/errors.hpp"
 #include "harness/cublaslt/lt_plan.hpp"
 #include "harness/cublaslt/lt_recording.hpp"
 
 namespace mmaemu::lt {
 
 size_t write_cublaslt_inputs(const std::filesystem::path& plan_file, const std::filesystem::path& out_dir,
-                             const std::string& command_line) {
+                             const std::string& command_line, const std::vector<size_t>& only) {
   const LtPlan plan = load_plan(plan_file);
+  for (size_t id : only)
+    if (id >= plan.calls.size() || !plan.calls[id].run)
+      throw InputError("--call", std::to_string(id) + " is not a call " + plan_file.string() + " runs (" +
+                                     std::to_string(plan.calls.size()) + " calls planned)");
   Recording rec;
   rec.dir = out_dir;
   rec.plan = plan.name;
@@ -21,7 +27,7 @@ size_t write_cublaslt_inputs(const std::filesystem::path& plan_file, const std::
   std::filesystem::create_directories(out_dir / "ops");
   for (size_t i = 0; i < plan.calls.size(); ++i) {
     const PlannedCall& p = plan.calls[i];
-    if (!p.run) continue;
+    if (!p.run || (!only.empty() && std::find(only.begin(), only.end(), i) == only.end())) continue;
     RecordedCall rc;
     rc.id = i;
     rc.group = p.group;

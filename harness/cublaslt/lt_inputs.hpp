@@ -8,11 +8,13 @@
 #pragma once
 #include <filesystem>
 #include <string>
+#include <vector>
 
 namespace mmaemu::lt {
 
-// Returns the number of calls written. Throws InputError on a bad plan.
+// Returns the number of calls written. `only`: those calls (plan indices) alone, when not empty.
+// Throws InputError on a bad plan, or naming --call when a listed call is not one the plan runs.
 size_t write_cublaslt_inputs(const std::filesystem::path& plan, const std::filesystem::path& out_dir,
-                             const std::string& command_line);
+                             const std::string& command_line, const std::vector<size_t>& only = {});
 
 }  // namespace mmaemu::lt

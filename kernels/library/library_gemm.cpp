@@ -114,6 +114,10 @@ void library_gemm_cuda(const arith::LibraryParams&, const ref::LibraryCall&, con
                        const uint32_t*, uint32_t*) {
   throw KernelError("library GEMM on CUDA: built without CUDA");
 }
+void library_gemm_cuda_device(const arith::LibraryParams&, const ref::LibraryCall&, const DeviceMatrix&,
+                              const DeviceMatrix&, const DeviceMatrix&, const DeviceOutput&) {
+  throw KernelError("library GEMM on CUDA: built without CUDA");
+}
 #endif
 
 }  // namespace mmaemu::kernels

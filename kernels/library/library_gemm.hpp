@@ -33,4 +33,24 @@ void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref:
 void library_gemm_cuda(const arith::LibraryParams& p, const ref::LibraryCall& call, const uint32_t* A,
                        const uint32_t* B, const uint32_t* C, uint32_t* D);
 
+// Operands already on the CUDA device, in their native width (1, 2 or 4 bytes per element: e4m3,
+// bf16, fp32 patterns), each the library's matrix [rows][cols] stored row-major or, `transposed`, as
+// the row-major storage of its transpose (a PyTorch tensor seen by the library: A' = mat2^T, ...).
+struct DeviceMatrix {
+  const void* data = nullptr;
+  int bytes = 0;
+  bool transposed = false;
+};
+struct DeviceOutput {
+  void* data = nullptr;
+  int bytes = 0;
+  bool transposed = false;
+};
+
+// D [M][N] from A [M][K], B [K][N], C [M][N] without a copy to the host: the operands are widened to
+// words on the device, the GPU engine's kernel runs, and D is narrowed into `D` (on the device, in
+// the current device's default stream; returns when D is written). KernelError without CUDA.
+void library_gemm_cuda_device(const arith::LibraryParams& p, const ref::LibraryCall& call, const DeviceMatrix& A,
+                              const DeviceMatrix& B, const DeviceMatrix& C, const DeviceOutput& D);
+
 }  // namespace mmaemu::kernels

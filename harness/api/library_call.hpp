@@ -1,18 +1,17 @@
-// A library call as the command line describes it, shared by `mmaemu gemm --library` and `mmaemu
-// resolve`: the profile, the types, the scalars, the layout the library sees and the workspace limit.
+// A library call as the command line and Python describe it, shared by `mmaemu gemm --library`, `mmaemu
+// resolve` and the Python package: the profile, the types, the scalars, the layout the library sees and the workspace limit.
 // A PyTorch call (`--torch OP`) is described as cuBLASLt sees it: torch's row-major D[m][n] =
 // X[m][k] W[k][n] is the library's column-major D^T = W^T X^T, so the library's A is torch's second
 // operand, its M and N are torch's n and m, and the layout is NN (torch.matmul, torch.addmm) or TN
 // (torch.nn.functional.linear's weight W[n][k], torch._scaled_mm's column-major mat2).
 #pragma once
-#include <CLI/CLI.hpp>
 #include <filesystem>
 #include <string>
 #include <vector>
 
 #include "harness/cublaslt/lt_call.hpp"
 
-namespace mmaemu::cli {
+namespace mmaemu::api {
 
 struct LibraryCallOptions {
   std::string library;                 // "cublaslt-h200"
@@ -36,9 +35,6 @@ const std::vector<LibraryProfileInfo>& library_profiles();
 // The profile's resolver file in this source tree (the default of --resolver).
 std::filesystem::path default_resolver();
 
-// Registers --a-type ... --workspace on `cmd` (with `needs`, when given, as their prerequisite option).
-void add_library_call_options(CLI::App* cmd, LibraryCallOptions& o, CLI::Option* needs);
-
 // A finite number, all of the text (a library call's scale factor); InputError naming `option`.
 float parse_scale_factor(const char* option, const std::string& text);
 
@@ -49,4 +45,4 @@ lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N
 // --torch OP with torch's m, n, k: the library's call (M = n, N = m, the op's layout, A = mat2's type).
 lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, size_t k);
 
-}  // namespace mmaemu::cli
+}  // namespace mmaemu::api

@@ -1,10 +1,10 @@
-#include "harness/cli/devices.hpp"
+#include "harness/api/devices.hpp"
 
 #ifdef MMAEMU_HAVE_CUDA
 #include <cuda_runtime_api.h>
 #endif
 
-namespace mmaemu::cli {
+namespace mmaemu::api {
 namespace {
 [[maybe_unused]] std::string version_string(int v) {
   return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
@@ -37,4 +37,4 @@ DeviceReport query_devices() {
   return r;
 }
 
-}  // namespace mmaemu::cli
+}  // namespace mmaemu::api

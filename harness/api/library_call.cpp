@@ -1,11 +1,11 @@
-#include "harness/cli/library_call.hpp"
+#include "harness/api/library_call.hpp"
 
 #include <algorithm>
 #include <cmath>
 
 #include "harness/core/errors.hpp"
 
-namespace mmaemu::cli {
+namespace mmaemu::api {
 namespace {
 
 ref::FormatId format_option(const std::string& name, const char* option) {
@@ -27,20 +27,6 @@ const std::vector<LibraryProfileInfo>& library_profiles() {
 }
 
 std::filesystem::path default_resolver() { return MMAEMU_SOURCE_DIR "/fixtures/cublaslt-h200/heuristic/resolver.json"; }
-
-void add_library_call_options(CLI::App* cmd, LibraryCallOptions& o, CLI::Option* needs) {
-  auto need = [&](CLI::Option* opt) { return needs ? opt->needs(needs) : opt; };
-  need(cmd->add_option("--a-type", o.a_type, "The library's A type (bf16 fp16 tf32 fp32 e4m3 e5m2); with --torch: mat1's"));
-  need(cmd->add_option("--b-type", o.b_type, "The library's B type; with --torch: mat2's"));
-  need(cmd->add_option("--d-type", o.d_type, "C's and D's type (bf16 fp16 fp32)"));
-  need(cmd->add_option("--alpha", o.alpha, "alpha (default 1)"));
-  need(cmd->add_option("--beta", o.beta, "beta (default 0)"));
-  need(cmd->add_flag("--fast-accum", o.fast_accum, "FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM"));
-  need(cmd->add_option("--layout", o.layout, "The layout the library sees: TN (default), NN or NT"));
-  need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB)"));
-  need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
-  o.resolver = default_resolver().string();
-}
 
 float parse_scale_factor(const char* option, const std::string& text) {
   size_t used = 0;
@@ -100,4 +86,4 @@ lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, 
   return describe_library_call(lib, n, m, k);
 }
 
-}  // namespace mmaemu::cli
+}  // namespace mmaemu::api

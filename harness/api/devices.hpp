@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-namespace mmaemu::cli {
+namespace mmaemu::api {
 
 struct DeviceInfo {
   int index;
@@ -23,4 +23,4 @@ struct DeviceReport {
 
 DeviceReport query_devices();
 
-}  // namespace mmaemu::cli
+}  // namespace mmaemu::api

@@ -1,0 +1,26 @@
+# The Python package's build requirements: Python's development files and nanobind (found through
+# the interpreter: `python -m nanobind --cmake_dir`). Sets MMAEMU_HAVE_PYTHON. The module is a shared
+# library that links the project's static libraries, so every target is then built position-independent.
+set(MMAEMU_HAVE_PYTHON OFF)
+if(MMAEMU_PYTHON OR MMAEMU_PYTHON_ONLY)
+  set(Python_FIND_VIRTUALENV FIRST)
+  find_package(Python 3.9 QUIET COMPONENTS Interpreter Development.Module)
+  set(_why "no Python 3.9+ with its development files (python3-dev)")
+  if(Python_FOUND)
+    execute_process(COMMAND "${Python_EXECUTABLE}" -m nanobind --cmake_dir OUTPUT_VARIABLE _nanobind_dir
+                    OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE _rc ERROR_QUIET)
+    set(_why "no nanobind for ${Python_EXECUTABLE} (pip install nanobind)")
+    if(_rc EQUAL 0)
+      find_package(nanobind CONFIG QUIET PATHS "${_nanobind_dir}" NO_DEFAULT_PATH)
+    endif()
+  endif()
+  if(nanobind_FOUND)
+    set(MMAEMU_HAVE_PYTHON ON)
+    set(CMAKE_POSITION_INDEPENDENT_CODE ON)
+    message(STATUS "mmaemu: Python module for ${Python_EXECUTABLE} (${Python_VERSION}), nanobind ${nanobind_VERSION}")
+  elseif(MMAEMU_PYTHON_ONLY)
+    message(FATAL_ERROR "mmaemu: MMAEMU_PYTHON_ONLY, but ${_why}")
+  else()
+    message(STATUS "mmaemu: the Python module is not built: ${_why}")
+  endif()
+endif()

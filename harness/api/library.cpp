@@ -1,0 +1,163 @@
+#include "harness/api/library.hpp"
+
+#include <map>
+#include <mutex>
+
+#include "harness/core/errors.hpp"
+#include "harness/core/operands.hpp"
+#include "harness/cublaslt/lt_model.hpp"
+#include "harness/cublaslt/lt_resolver.hpp"
+#include "kernels/library/library_gemm.hpp"
+
+namespace mmaemu::api {
+namespace {
+
+const std::string& resolver_of(const LibraryCallOptions& o) {
+  static const std::string fallback = default_resolver().string();
+  return o.resolver.empty() ? fallback : o.resolver;
+}
+
+// The resolver of a file, read once per process (a model's matmuls resolve one call after another).
+const lt::Resolver& loaded_resolver(const std::string& file) {
+  static std::mutex mutex;
+  static std::map<std::string, lt::Resolver> loaded;
+  const std::lock_guard<std::mutex> lock(mutex);
+  auto it = loaded.find(file);
+  if (it == loaded.end()) it = loaded.emplace(file, lt::Resolver::load(file)).first;
+  return it->second;
+}
+
+// A matrix operand's words after its dtype and shape check (rows, cols: 0 accepts any).
+const std::vector<uint32_t>& matrix_words(const Operand& o, char role, ref::FormatId f, size_t rows, size_t cols) {
+  const NpyArray& a = o.array;
+  if (a.word_bytes != storage_bytes(f) || a.shape.size() != 2 || (rows && a.shape[0] != rows) ||
+      (cols && a.shape[1] != cols))
+    throw InputError(o.name, std::string(1, role) + " has " + a.dtype_name() + " " + a.shape_string() + "; expected " +
+                                 std::string(ref::format_name(f)) + " [" + (rows ? std::to_string(rows) : "rows") +
+                                 ", " + (cols ? std::to_string(cols) : "cols") + "]");
+  return a.values;
+}
+
+lt::LtAlgoConfig configuration(const LibraryCallOptions& o, const std::optional<lt::LtAlgoConfig>& given,
+                               const lt::LtCall& call) {
+  if (given) return *given;
+  const std::string& resolver = resolver_of(o);
+  const lt::Resolution res = loaded_resolver(resolver).resolve(call);
+  if (!res.config)
+    throw InputError("--algo auto", "the resolver (" + resolver + ") says cuBLASLt refuses " + call.name() + " (" +
+                                        res.refused + "); the library model runs it: give a configuration with --algo FILE");
+  if (const auto why = ref::model_declines(lt::library_algo(*res.config)))
+    throw InputError("--algo auto", "the heuristic picks " + res.config->describe() + " for " + call.name() + ": " + *why);
+  return *res.config;
+}
+
+void check_runs(const lt::LtCall& call) {
+  if (const auto why = ref::library_refuses(lt::library_call(call)))
+    throw InputError("", "cuBLASLt refuses this call on the H200: " + *why);
+}
+
+NpyArray compute(const LibraryRequest& r, lt::LtCall call, lt::LtOperands ops) {
+  check_runs(call);
+  const lt::LtAlgoConfig algo = configuration(r.call, r.config, call);
+  const auto engine = kernels::parse_library_engine(r.engine);
+  if (!engine) throw InputError("--backend", "a library call runs on reference, host or cuda, not '" + r.engine + "'");
+  NpyArray d;
+  d.word_bytes = storage_bytes(call.d);
+  d.shape = {call.M, call.N};
+  d.values = lt::model_d(call, algo, ops, *engine);
+  return d;
+}
+
+}  // namespace
+
+NpyArray library_gemm(const LibraryRequest& r) {
+  lt::LtCall call = describe_library_call(r.call, 0, 0, 0);  // checks the options before the operands
+  lt::LtOperands ops;
+  ops.a = matrix_words(r.a, 'A', call.a, 0, 0);
+  call.M = r.a.array.shape[0];
+  call.K = r.a.array.shape[1];
+  ops.b = matrix_words(r.b, 'B', call.b, call.K, 0);
+  call.N = r.b.array.shape[1];
+  ops.c = matrix_words(r.c, 'C', call.c, call.M, call.N);
+  return compute(r, call, std::move(ops));
+}
+
+NpyArray torch_gemm(const LibraryRequest& r) {
+  describe_torch_call(r.call, 0, 0, 0);  // checks the options before the operands
+  const LibraryCallOptions& o = r.call;
+  const auto mat1_type = ref::parse_format(o.a_type), mat2_type = ref::parse_format(o.b_type),
+             out_type = ref::parse_format(o.d_type);
+  const std::vector<uint32_t>& mat1 = matrix_words(r.a, 'A', *mat1_type, 0, 0);
+  const size_t m = r.a.array.shape[0], k = r.a.array.shape[1];
+  const std::vector<uint32_t>& mat2 = matrix_words(r.b, 'B', *mat2_type, k, 0);
+  const size_t n = r.b.array.shape[1];
+  const std::vector<uint32_t>& input = matrix_words(r.c, 'C', *out_type, m, n);
+  lt::LtOperands ops;  // the library's A' = mat2^T [n][k], B' = mat1^T [k][m], C' = input^T [n][m]
+  ops.a = lt::transpose(mat2, k, n);
+  ops.b = lt::transpose(mat1, m, k);
+  ops.c = lt::transpose(input, m, n);
+  NpyArray d = compute(r, describe_torch_call(o, m, n, k), std::move(ops));
+  d.values = lt::transpose(d.values, n, m);  // D' = D^T
+  d.shape = {m, n};
+  return d;
+}
+
+void library_gemm_on_device(const LibraryCallOptions& o, const std::optional<lt::LtAlgoConfig>& config,
+                            const DeviceOperand& a, const DeviceOperand& b, const DeviceOperand& c,
+                            const DeviceOperand& d) {
+  if (const auto why = kernels::library_engine_declines(kernels::LibraryEngine::cuda))
+    throw kernels::KernelError("library GEMM on CUDA: " + *why);
+  const bool torch = !o.torch_op.empty();
+  lt::LtCall call = torch ? describe_torch_call(o, 0, 0, 0) : describe_library_call(o, 0, 0, 0);
+  // Operand formats in the request's own view (torch's mat1 is the library's B).
+  const ref::FormatId fa = torch ? call.b : call.a, fb = torch ? call.a : call.b;
+  auto check = [](const DeviceOperand& x, char role, ref::FormatId f, size_t rows, size_t cols) {
+    if (x.bytes != storage_bytes(f) || (rows && x.rows != rows) || (cols && x.cols != cols))
+      throw InputError(x.name, std::string(1, role) + " has " + std::to_string(x.bytes) + "-byte elements [" +
+                                   std::to_string(x.rows) + ", " + std::to_string(x.cols) + "]; expected " +
+                                   std::string(ref::format_name(f)) + " [" + (rows ? std::to_string(rows) : "rows") + ", " +
+                                   (cols ? std::to_string(cols) : "cols") + "]");
+  };
+  check(a, 'A', fa, 0, 0);
+  check(b, 'B', fb, a.cols, 0);
+  check(c, 'C', call.d, a.rows, b.cols);
+  check(d, 'D', call.d, a.rows, b.cols);
+  // The library's M, N, K: for torch's mat1 [m, k] x mat2 [k, n], M = n, N = m (describe_torch_call).
+  call = torch ? describe_torch_call(o, a.rows, b.cols, a.cols) : describe_library_call(o, a.rows, b.cols, a.cols);
+  check_runs(call);
+  const lt::LtAlgoConfig algo = configuration(o, config, call);
+  const kernels::arith::LibraryParams params = kernels::library_params(lt::library_call(call), lt::library_algo(algo));
+  // torch's row-major tensors are the storage of the library's transposes: A' = mat2^T, B' = mat1^T.
+  const kernels::DeviceMatrix A{torch ? b.data : a.data, torch ? b.bytes : a.bytes, torch};
+  const kernels::DeviceMatrix B{torch ? a.data : b.data, torch ? a.bytes : b.bytes, torch};
+  const kernels::DeviceMatrix C{c.data, c.bytes, torch};
+  kernels::library_gemm_cuda_device(params, lt::library_call(call), A, B, C, {const_cast<void*>(d.data), d.bytes, torch});
+}
+
+nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {
+  const lt::LtCall call = o.torch_op.empty() ? describe_library_call(o, m, n, k) : describe_torch_call(o, m, n, k);
+  const std::string& resolver = resolver_of(o);
+  nlohmann::json out;
+  out["library"] = o.library;
+  out["resolver"] = resolver;
+  if (!o.torch_op.empty())
+    out["torch"] = {{"op", o.torch_op}, {"m", m}, {"n", n}, {"k", k},
+                    {"as_the_library_sees_it", "A = torch's mat2 (W^T as A'[n][k]), B = torch's mat1 (X^T), M = n, N = m"}};
+  out["call"] = lt::to_json(call);
+  out["call"]["max_workspace"] = call.max_workspace;
+  if (const auto why = ref::library_refuses(lt::library_call(call))) {
+    out["refused"] = "the library model: " + *why;
+  } else {
+    const lt::Resolution r = loaded_resolver(resolver).resolve(call, "mmaemu resolve");
+    if (!r.config) {
+      out["refused"] = "the heuristic (resolver): " + r.refused;
+    } else {
+      out["config"] = lt::to_json(*r.config);
+      const auto declines = ref::model_declines(lt::library_algo(*r.config));
+      out["model"] = declines ? *declines : "the library model computes this configuration's bits";
+    }
+  }
+  return out;
+}
+
+}  // namespace mmaemu::api

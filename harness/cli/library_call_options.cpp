@@ -1,0 +1,19 @@
+#include "harness/cli/library_call_options.hpp"
+
+namespace mmaemu::cli {
+
+void add_library_call_options(CLI::App* cmd, api::LibraryCallOptions& o, CLI::Option* needs) {
+  auto need = [&](CLI::Option* opt) { return needs ? opt->needs(needs) : opt; };
+  need(cmd->add_option("--a-type", o.a_type, "The library's A type (bf16 fp16 tf32 fp32 e4m3 e5m2); with --torch: mat1's"));
+  need(cmd->add_option("--b-type", o.b_type, "The library's B type; with --torch: mat2's"));
+  need(cmd->add_option("--d-type", o.d_type, "C's and D's type (bf16 fp16 fp32)"));
+  need(cmd->add_option("--alpha", o.alpha, "alpha (default 1)"));
+  need(cmd->add_option("--beta", o.beta, "beta (default 0)"));
+  need(cmd->add_flag("--fast-accum", o.fast_accum, "FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM"));
+  need(cmd->add_option("--layout", o.layout, "The layout the library sees: TN (default), NN or NT"));
+  need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB)"));
+  need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
+  o.resolver = api::default_resolver().string();
+}
+
+}  // namespace mmaemu::cli

@@ -1,0 +1,39 @@
+from typing import Any, Literal, Optional, Union
+
+import numpy as np
+
+from . import torch as torch
+
+ArrayLike = Any  # numpy.ndarray or torch.Tensor: a float dtype of the format, or raw bits
+Backend = str    # "reference", "host", "auto", "v1", "v4", "tc", "cuda" (mmaemu.info()["backends"])
+TorchOp = Literal["matmul", "addmm", "linear", "scaled_mm"]
+
+__version__: str
+DEFAULT_WORKSPACE: int
+
+class InputError(ValueError): ...
+class KernelError(RuntimeError): ...
+
+def instruction(arch: str, instr: str) -> dict[str, Any]: ...
+def mma(arch: str, instr: str, a: ArrayLike, b: ArrayLike, c: ArrayLike, *, scale_a: Optional[ArrayLike] = None,
+        scale_b: Optional[ArrayLike] = None, backend: Backend = "reference") -> ArrayLike: ...
+def gemm(arch: str, instr: str, a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *,
+         scale_a: Optional[ArrayLike] = None, scale_b: Optional[ArrayLike] = None, backend: Backend = "reference",
+         trace: bool = False) -> Union[ArrayLike, tuple[ArrayLike, ArrayLike]]: ...
+def library_gemm(a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *, profile: str = "cublaslt-h200",
+                 a_type: Optional[str] = None, b_type: Optional[str] = None, d_type: Optional[str] = None,
+                 alpha: float = 1.0, beta: float = 0.0, scale_a: Optional[Union[float, ArrayLike]] = None,
+                 scale_b: Optional[Union[float, ArrayLike]] = None, fast_accum: bool = False,
+                 algo: Union[Literal["auto"], dict[str, Any]] = "auto", layout: Literal["TN", "NN", "NT"] = "TN",
+                 workspace: int = ..., backend: Literal["reference", "host", "cuda"] = "reference") -> ArrayLike: ...
+def torch_gemm(op: TorchOp, mat1: ArrayLike, mat2: ArrayLike, input: Optional[ArrayLike] = None, *,
+               profile: str = "cublaslt-h200", mat1_type: Optional[str] = None, mat2_type: Optional[str] = None,
+               out_type: Optional[str] = None, alpha: float = 1.0, beta: float = 0.0,
+               scale_a: Optional[Union[float, ArrayLike]] = None, scale_b: Optional[Union[float, ArrayLike]] = None,
+               fast_accum: bool = False, workspace: int = ...,
+               backend: Literal["reference", "host", "cuda"] = "reference") -> ArrayLike: ...
+def resolve(m: int, n: int, k: int, *, a_type: str, b_type: str, d_type: str, profile: str = "cublaslt-h200",
+            layout: str = "TN", workspace: int = ..., alpha: float = 1.0, beta: float = 0.0,
+            scale_a: Optional[float] = None, scale_b: Optional[float] = None, fast_accum: bool = False,
+            torch_op: str = "") -> dict[str, Any]: ...
+def info(arch: Optional[str] = None, every_n: bool = False) -> dict[str, Any]: ...

@@ -1,0 +1,126 @@
+"""PyTorch integration: a model's matmuls through a library profile, without editing the model.
+
+    import mmaemu
+    with mmaemu.torch.emulate("cublaslt-h200", backend="host"):
+        logits = model(x)            # torch.matmul, @, torch.mm, torch.addmm, F.linear, torch._scaled_mm
+
+Inside the block every such call is computed as the profile's library computes it on its GPU (for
+"cublaslt-h200": the configuration cuBLASLt's heuristic picks on an H200, run through the library
+model), on the CPU ("reference", "host") or on a CUDA GPU ("cuda"), whatever device the tensors are
+on; results come back on that device. Every other op runs natively: choose ops that give the same
+bits on every device (additions, multiplications, ReLU, casts) or reproduce them separately.
+
+Calls the model does not cover raise mmaemu.InputError naming the call and why (strict=True, the
+default), or run natively with a warning (strict=False): batched matmuls (both operands with a batch),
+1-D operands, a bias (cuBLASLt's bias epilogue is not modelled), _scaled_mm with other than
+per-tensor scales or without out_dtype, and dtypes the profile has no kernels for.
+"""
+from __future__ import annotations
+
+import sys
+import time
+import warnings
+
+from . import _formats
+from ._mmaemu import InputError
+
+
+class _Unsupported(Exception):
+    pass
+
+
+def _format(t, torch) -> str:
+    fmt = _formats.format_of_float_dtype(t.dtype, torch)
+    if fmt is None:
+        raise _Unsupported(f"dtype {t.dtype}")
+    return fmt
+
+
+def emulate(profile: str = "cublaslt-h200", backend: str = "host", *, strict: bool = True,
+            tf32: bool | None = None, workspace: int | None = None, progress: bool | None = None):
+    """A context manager (a torch.overrides.TorchFunctionMode) running matmuls through `profile`.
+
+    backend: "reference", "host" (the kernels' arithmetic on every CPU core) or "cuda".
+    tf32: fp32 matmuls as tf32 (None: as torch.backends.cuda.matmul.allow_tf32 says, as on the GPU).
+    workspace: the workspace limit the heuristic plans for (None: PyTorch's, 32 MiB).
+    progress: a line per call on stderr (None: when stderr is a terminal)."""
+    import torch
+    from torch.overrides import TorchFunctionMode
+
+    from . import DEFAULT_WORKSPACE, torch_gemm
+
+    limit = DEFAULT_WORKSPACE if workspace is None else workspace
+    show = sys.stderr.isatty() if progress is None else progress
+
+    class _Emulate(TorchFunctionMode):
+        calls = 0
+        seconds = 0.0
+
+        def _run(self, op, mat1, mat2, input=None, alpha=1.0, beta=0.0, scale_a=None, scale_b=None,
+                 out_dtype=None, fast_accum=False):
+            if mat1.dim() < 2 or mat2.dim() != 2:
+                raise _Unsupported(f"operands of {tuple(mat1.shape)} and {tuple(mat2.shape)} (only [.., m, k] "
+                                   "by [k, n]: batched and 1-D matmuls are not modelled)")
+            lead = tuple(mat1.shape[:-1])
+            x = mat1.reshape(-1, mat1.shape[-1])  # torch folds [.., m, k] x [k, n] into one mm too
+            fmt1, fmt2 = _format(x, torch), _format(mat2, torch)
+            use_tf32 = torch.backends.cuda.matmul.allow_tf32 if tf32 is None else tf32
+            if fmt1 == "fp32" and use_tf32:
+                fmt1 = fmt2 = "tf32"
+            out_fmt = _formats.format_of_float_dtype(out_dtype, torch) if out_dtype is not None else \
+                ("fp32" if fmt1 == "tf32" else fmt1)
+            started = time.perf_counter()
+            d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
+                           alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
+                           workspace=limit, backend=backend)
+            took = time.perf_counter() - started
+            self.calls += 1
+            self.seconds += took
+            if show:
+                print(f"mmaemu: {op} {fmt1}x{fmt2}->{out_fmt} {x.shape[0]}x{mat2.shape[1]}x{x.shape[1]} on {backend}: "
+                      f"{took:.2f} s (calls {self.calls}, {self.seconds:.1f} s)", file=sys.stderr)
+            return d.reshape(*lead, mat2.shape[1])
+
+        def _dispatch(self, func, args, kwargs):
+            F = torch.nn.functional
+            if func in (torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__, torch.mm, torch.Tensor.mm):
+                return self._run("matmul", args[0], args[1])
+            if func in (torch.addmm, torch.Tensor.addmm):
+                input, mat1, mat2 = args[:3]
+                if input.dim() != 2:
+                    raise _Unsupported("addmm with a 1-D input (a bias: cuBLASLt's bias epilogue is not modelled)")
+                return self._run("addmm", mat1, mat2, input, alpha=kwargs.get("alpha", 1.0),
+                                 beta=kwargs.get("beta", 1.0))
+            if func is F.linear:
+                x, weight = args[0], args[1]
+                bias = args[2] if len(args) > 2 else kwargs.get("bias")
+                if bias is not None:
+                    raise _Unsupported("linear with a bias (cuBLASLt's bias epilogue is not modelled)")
+                return self._run("linear", x, weight.t())
+            if func is torch._scaled_mm:
+                names = ["mat1", "mat2", "scale_a", "scale_b", "bias", "scale_result", "out_dtype", "use_fast_accum"]
+                a = dict(zip(names, args))
+                a.update(kwargs)
+                if a.get("bias") is not None or a.get("scale_result") is not None or a.get("out_dtype") is None:
+                    raise _Unsupported("_scaled_mm with a bias, a scale_result or no out_dtype")
+                if a["scale_a"].numel() != 1 or a["scale_b"].numel() != 1:
+                    raise _Unsupported("_scaled_mm with other than per-tensor scales")
+                return self._run("scaled_mm", a["mat1"], a["mat2"], scale_a=a["scale_a"], scale_b=a["scale_b"],
+                                 out_dtype=a["out_dtype"], fast_accum=bool(a.get("use_fast_accum", False)))
+            return NotImplemented
+
+        def __torch_function__(self, func, types, args=(), kwargs=None):
+            kwargs = kwargs or {}
+            try:
+                out = self._dispatch(func, args, kwargs)
+            except _Unsupported as why:
+                name = getattr(func, "__name__", str(func))
+                if strict:
+                    raise InputError(f"mmaemu.torch.emulate({profile!r}): {name}: {why}") from None
+                warnings.warn(f"mmaemu: {name} runs natively: {why}", stacklevel=3)
+                out = NotImplemented
+            if out is NotImplemented:
+                return func(*args, **kwargs)
+            return out
+
+    return _Emulate()

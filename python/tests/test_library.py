@@ -1,0 +1,80 @@
+"""mmaemu.library_gemm, mmaemu.torch_gemm and mmaemu.resolve: PyTorch's calls on an H200 (the
+torch-h200 fixture: torch's D as the GPU returned it) reproduced bit for bit, and the command line's
+answers."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+import mmaemu
+from conftest import TORCH_CALLS, run_cli
+
+
+def torch_view(call, ops):
+    """torch's operands from the library's: mat1 = B'^T [m, k], mat2 = A'^T [k, n], input = C'^T."""
+    return (np.ascontiguousarray(ops["b"].T), np.ascontiguousarray(ops["a"].T), np.ascontiguousarray(ops["c"].T))
+
+
+def assert_same_bits(got, expected, what):
+    assert got.shape == expected.shape and got.dtype == expected.dtype, (got.shape, got.dtype, expected.shape)
+    differ = np.argwhere(got != expected)
+    assert differ.size == 0, f"{what}: {len(differ)} of {expected.size} outputs differ, first at {differ[:3].tolist()}"
+
+
+@pytest.mark.parametrize("call_id", TORCH_CALLS)
+def test_torch_gemm_reproduces_torch_on_the_h200(torch_calls, call_id):
+    call, op, ops, d_lib = torch_calls[call_id]
+    mat1, mat2, input = torch_view(call, ops)
+    got = mmaemu.torch_gemm(op, mat1, mat2, input if op == "addmm" else None, mat1_type=call["b"],
+                            mat2_type=call["a"], out_type=call["d"], alpha=call["alpha"], beta=call["beta"],
+                            scale_a=call["scale_b"] if op == "scaled_mm" else None,
+                            scale_b=call["scale_a"] if op == "scaled_mm" else None,
+                            fast_accum=call["fast_accum"], backend="host")
+    assert_same_bits(got, np.ascontiguousarray(d_lib.T), f"call {call_id} ({op})")
+
+
+@pytest.mark.parametrize("call_id", [8, 60, 164])
+def test_library_gemm_in_the_library_view(torch_calls, call_id):
+    call, op, ops, d_lib = torch_calls[call_id]
+    kwargs = dict(a_type=call["a"], b_type=call["b"], d_type=call["d"], alpha=call["alpha"], beta=call["beta"],
+                  scale_a=call["scale_a"], scale_b=call["scale_b"], fast_accum=call["fast_accum"],
+                  layout=call.get("layout", "TN"))  # recordings leave TN, the default, out
+    for backend in ("reference", "host"):
+        assert_same_bits(mmaemu.library_gemm(ops["a"], ops["b"], ops["c"], backend=backend, **kwargs), d_lib, backend)
+
+
+def test_a_configuration_given_as_a_dict(torch_calls):
+    call, _, ops, d_lib = torch_calls[11]
+    config = json.loads(json.dumps(call_config(call_id=11)))
+    got = mmaemu.library_gemm(ops["a"], ops["b"], ops["c"], a_type="bf16", b_type="bf16", d_type="bf16",
+                              layout="NN", algo=config)
+    assert_same_bits(got, d_lib, "algo as a dict")
+
+
+def call_config(call_id):
+    from conftest import TORCH_FIXTURE
+    recording = json.loads((TORCH_FIXTURE / "recording.json").read_text())
+    return next(c for c in recording["calls"] if c["id"] == call_id)["runs"][0]["config"]
+
+
+def test_resolve_equals_the_command_line(cli):
+    args = dict(a_type="e4m3", b_type="e4m3", d_type="bf16", torch_op="scaled_mm", scale_a=2.0, scale_b=0.5)
+    r = run_cli(cli, "resolve", "--library", "cublaslt-h200", "--torch", "scaled_mm", "--a-type", "e4m3", "--b-type",
+                "e4m3", "--d-type", "bf16", "--m", 16, "--n", 4096, "--k", 4096, "--scale-a", 2, "--scale-b", 0.5)
+    assert r.returncode == 0, r.stderr
+    printed = json.loads(r.stdout)
+    got = mmaemu.resolve(16, 4096, 4096, **args)
+    assert got["config"] == printed["config"] and got["call"] == printed["call"] and "config" in got
+
+
+def test_refused_and_unknown_calls_raise():
+    a = np.zeros((32, 24), np.uint8)
+    b = np.full((24, 16), 0x38, np.uint8)  # e4m3 1.0
+    with pytest.raises(mmaemu.InputError, match="cuBLASLt refuses this call"):
+        mmaemu.library_gemm(a, b, a_type="e4m3", b_type="e4m3", d_type="bf16")  # K = 24: no multiple of 16
+    with pytest.raises(mmaemu.InputError, match="unknown library profile 'cublaslt-b200'"):
+        mmaemu.library_gemm(a, b, a_type="e4m3", b_type="e4m3", d_type="bf16", profile="cublaslt-b200")
+    with pytest.raises(mmaemu.InputError, match="d_type"):
+        mmaemu.library_gemm(a, b, a_type="e4m3", b_type="e4m3")

@@ -1,0 +1,96 @@
+"""mmaemu.torch.emulate: a model's matmuls (torch.matmul, @, torch.addmm, F.linear, torch._scaled_mm)
+through the library profile, giving torch's bits as the H200 returned them, on the CPU."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+import mmaemu
+from conftest import TORCH_CALLS
+
+torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
+F = torch.nn.functional
+
+DTYPES = {"bf16": torch.bfloat16, "fp16": torch.float16, "fp32": torch.float32, "e4m3": torch.float8_e4m3fn,
+          "e5m2": torch.float8_e5m2}
+SIGNED = {1: torch.uint8, 2: torch.int16, 4: torch.int32}
+
+
+def tensor(bits: np.ndarray, fmt: str):
+    bits = np.ascontiguousarray(bits)
+    return torch.from_numpy(bits.view(f"i{bits.itemsize}") if bits.itemsize > 1 else bits).view(DTYPES[fmt])
+
+
+def bits(t) -> np.ndarray:
+    return t.contiguous().view(SIGNED[t.element_size()]).numpy().view(f"u{t.element_size()}")
+
+
+def run_as_torch(call, op, ops):
+    X = tensor(ops["b"].T, call["b"])   # mat1 [m, k]
+    W = tensor(ops["a"].T, call["a"])   # mat2 [k, n]
+    if op == "matmul":
+        return X @ W
+    if op == "addmm":
+        return torch.addmm(tensor(ops["c"].T, call["d"]), X, W, beta=call["beta"], alpha=call["alpha"])
+    if op == "linear":
+        return F.linear(X, W.t())       # the weight [n, k]
+    return torch._scaled_mm(X, W, scale_a=torch.tensor(call["scale_b"]), scale_b=torch.tensor(call["scale_a"]),
+                            out_dtype=DTYPES[call["d"]], use_fast_accum=call["fast_accum"])
+
+
+@pytest.mark.parametrize("call_id", TORCH_CALLS)
+def test_emulate_gives_the_h200_bits(torch_calls, call_id):
+    call, op, ops, d_lib = torch_calls[call_id]
+    with mmaemu.torch.emulate("cublaslt-h200", backend="host", progress=False):
+        out = run_as_torch(call, op, ops)
+    assert out.dtype == DTYPES[call["d"]]
+    assert np.array_equal(bits(out), np.ascontiguousarray(d_lib.T)), f"call {call_id} ({op})"
+
+
+def test_leading_dimensions_fold_as_torch_folds_them(torch_calls):
+    call, _, ops, d_lib = torch_calls[112]  # linear bf16 65 x 33 x 130: torch's m = 33
+    X = tensor(ops["b"].T, "bf16").reshape(3, 11, -1)
+    with mmaemu.torch.emulate(progress=False):
+        out = F.linear(X, tensor(ops["a"], "bf16"))
+    assert out.shape == (3, 11, 65)
+    assert np.array_equal(bits(out.reshape(33, 65)), np.ascontiguousarray(d_lib.T))
+
+
+def test_unmodelled_calls_raise_or_run_natively():
+    x, w, bias = torch.ones(4, 16, dtype=torch.bfloat16), torch.ones(8, 16, dtype=torch.bfloat16), torch.ones(8)
+    with mmaemu.torch.emulate(progress=False):
+        with pytest.raises(mmaemu.InputError, match="linear with a bias"):
+            F.linear(x, w, bias.bfloat16())
+        with pytest.raises(mmaemu.InputError, match="batched"):
+            torch.matmul(x.reshape(2, 2, 16), w.t().reshape(1, 16, 8).expand(2, 16, 8))
+        y = x + 1  # other ops run natively
+    assert torch.equal(y, x + 1)
+    with mmaemu.torch.emulate(strict=False, progress=False):
+        with pytest.warns(UserWarning, match="runs natively"):
+            out = F.linear(x, w, bias.bfloat16())
+    assert torch.equal(out, F.linear(x, w, bias.bfloat16()))
+
+
+gpu = pytest.mark.skipif(not torch.cuda.is_available() or not mmaemu._mmaemu.built_with_cuda,
+                         reason="no CUDA device, or mmaemu built without CUDA")
+
+
+@gpu
+@pytest.mark.parametrize("call_id", TORCH_CALLS)
+def test_emulate_on_cuda_tensors_computes_on_the_device(torch_calls, call_id):
+    call, op, ops, d_lib = torch_calls[call_id]
+    with mmaemu.torch.emulate("cublaslt-h200", backend="cuda", progress=False):
+        X = tensor(ops["b"].T, call["b"]).cuda()
+        W = tensor(ops["a"].T, call["a"]).cuda()
+        if op == "matmul":
+            out = X @ W
+        elif op == "addmm":
+            out = torch.addmm(tensor(ops["c"].T, call["d"]).cuda(), X, W, beta=call["beta"], alpha=call["alpha"])
+        elif op == "linear":
+            out = F.linear(X, W.t())
+        else:
+            out = torch._scaled_mm(X, W, scale_a=torch.tensor(call["scale_b"]).cuda(),
+                                   scale_b=torch.tensor(call["scale_a"]).cuda(), out_dtype=DTYPES[call["d"]],
+                                   use_fast_accum=call["fast_accum"])
+    assert out.is_cuda and out.dtype == DTYPES[call["d"]]
+    assert np.array_equal(bits(out.cpu()), np.ascontiguousarray(d_lib.T)), f"call {call_id} ({op})"
