@@ -20,6 +20,11 @@ def ordered(bits: np.ndarray) -> np.ndarray:
     return np.where(b & 0x8000, -(b & 0x7FFF), b & 0x7FFF)
 
 
+def as_float(bits: np.ndarray) -> np.ndarray:
+    """bf16 patterns as float64 values."""
+    return (bits.astype(np.uint32) << 16).view(np.float32).astype(np.float64)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("runs", nargs="+", help="run directories; the first is the baseline")
@@ -35,15 +40,22 @@ def main() -> int:
             print(f"{run}: logits {x.shape}, baseline {base.shape}", file=sys.stderr)
             return 2
         ulps = np.abs(ordered(x) - ordered(base))
+        # Ulps mislead near zero (a cancelled logit's sign flip is thousands of ulps): the normwise
+        # difference, max |x - base| / max |base|, says how far the logits are as a whole.
+        xf, bf = as_float(x), as_float(base)
+        normwise = float(np.abs(xf - bf).max() / np.abs(bf).max())
         rows.append({"run": label, "dir": run, "outputs": int(x.size), "bits_equal": int((x == base).sum()),
-                     "max_ulp": int(ulps.max()), "mean_ulp": float(ulps.mean()),
+                     "max_ulp": int(ulps.max()), "p99_ulp": float(np.percentile(ulps, 99)),
+                     "median_ulp_of_differing": float(np.median(ulps[ulps > 0])) if (ulps > 0).any() else 0.0,
+                     "normwise_difference": normwise,
                      "differ_pct": float(100.0 * (ulps > 0).mean()),
                      "histogram": {str(k): int(v) for k, v in zip(*np.unique(np.minimum(ulps, 16), return_counts=True))}})
     width = max(len(r["run"]) for r in rows)
-    print(f"{'against ' + labels[0]:<{width}}  {'bits equal':>17}  {'differ':>7}  {'max ulp':>7}  {'mean ulp':>8}")
+    print(f"{'against ' + labels[0]:<{width}}  {'bits equal':>17}  {'differ':>7}  {'median ulp':>10}  {'p99 ulp':>7}  "
+          f"{'max ulp':>7}  {'max|d|/max|x|':>13}")
     for r in rows:
         print(f"{r['run']:<{width}}  {r['bits_equal']:>8} / {r['outputs']:<6}  {r['differ_pct']:>6.2f}%  "
-              f"{r['max_ulp']:>7}  {r['mean_ulp']:>8.3f}")
+              f"{r['median_ulp_of_differing']:>10.0f}  {r['p99_ulp']:>7.0f}  {r['max_ulp']:>7}  {r['normwise_difference']:>13.2e}")
     os.makedirs(args.out, exist_ok=True)
     with open(os.path.join(args.out, "compare.json"), "w") as f:
         json.dump({"baseline": {"run": labels[0], "dir": args.runs[0]}, "runs": rows}, f, indent=1)

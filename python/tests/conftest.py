@@ -33,14 +33,20 @@ def run_cli(cli: str, *args, cwd=None) -> subprocess.CompletedProcess:
 
 
 @pytest.fixture(scope="session")
-def torch_calls(cli, tmp_path_factory):
-    """{id: (call, op, ops dict of raw-bit arrays in the library's view, torch's D as the H200 returned it)}."""
-    out = tmp_path_factory.mktemp("torch-inputs")
-    args = ["record", "--cublaslt", TORCH_FIXTURE / "plan.yaml", "--inputs-only", "--out", out]
-    for i in TORCH_CALLS:
-        args += ["--call", i]
-    r = run_cli(cli, *args)
-    assert r.returncode == 0, r.stderr
+def torch_calls(request, tmp_path_factory):
+    """{id: (call, op, ops dict of raw-bit arrays in the library's view, torch's D as the H200 returned it)}.
+    The operands are written by `mmaemu record --cublaslt ... --inputs-only --call ID...`, here or
+    beforehand into MMAEMU_TORCH_INPUTS (where the tests run without the command line)."""
+    given = os.environ.get("MMAEMU_TORCH_INPUTS")
+    if given:
+        out = pathlib.Path(given)
+    else:
+        out = tmp_path_factory.mktemp("torch-inputs")
+        args = ["record", "--cublaslt", TORCH_FIXTURE / "plan.yaml", "--inputs-only", "--out", out]
+        for i in TORCH_CALLS:
+            args += ["--call", i]
+        r = run_cli(request.getfixturevalue("cli"), *args)
+        assert r.returncode == 0, r.stderr
     recorded = {c["id"]: c for c in json.loads((TORCH_FIXTURE / "recording.json").read_text())["calls"]}
     ops_of = {c["id"]: c["op"] for c in json.loads((TORCH_FIXTURE / "torch.json").read_text())["calls"]}
     written = {c["id"]: c for c in json.loads((out / "recording.json").read_text())["calls"]}
