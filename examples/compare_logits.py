@@ -69,7 +69,7 @@ def main() -> int:
     fig, ax = plt.subplots(figsize=(7, 3.6))
     edges = np.arange(0, 18) - 0.5
     for r, x in zip(rows, logits[1:]):
-        ulps = np.minimum(np.abs(ordered(x) - ordered(base)), 16)
+        ulps = np.minimum(np.abs(ordered(x) - ordered(base)), 16).ravel()
         ax.hist(ulps, bins=edges, histtype="step", linewidth=1.6, label=f"{r['run']} (max {r['max_ulp']})")
     ax.set_xlabel(f"bf16 ulps from {labels[0]}'s logits (16 = 16 or more)")
     ax.set_ylabel("logits")
