@@ -63,15 +63,20 @@ lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N
   const auto layout = lt::parse_layout(o.layout);
   if (!layout) throw InputError("--layout", "unknown layout '" + o.layout + "' (TN, NN, NT)");
   call.layout = *layout;
-  call.max_workspace = o.workspace;
+  call.max_workspace = o.workspace.value_or(size_t{32} << 20);
   call.M = M;
   call.N = N;
   call.K = K;
   return call;
 }
 
+size_t torch_workspace(const std::string& torch_op) {
+  return torch_op == "scaled_mm" ? size_t{1} << 20 : size_t{32} << 20;
+}
+
 lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {
   LibraryCallOptions lib = o;
+  if (!lib.workspace) lib.workspace = torch_workspace(o.torch_op);
   std::swap(lib.a_type, lib.b_type);    // the library's A is torch's mat2
   std::swap(lib.scale_a, lib.scale_b);  // and torch's scale_b is the library's scale_a
   if (o.torch_op == "matmul" || o.torch_op == "addmm") {

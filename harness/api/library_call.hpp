@@ -6,6 +6,7 @@
 // (torch.nn.functional.linear's weight W[n][k], torch._scaled_mm's column-major mat2).
 #pragma once
 #include <filesystem>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -20,7 +21,9 @@ struct LibraryCallOptions {
   std::string scale_a, scale_b;        // numbers (FP8 only)
   bool fast_accum = false;
   std::string layout = "TN";
-  size_t workspace = size_t{32} << 20;
+  // The workspace limit the heuristic plans for; unset: 32 MiB, or for a PyTorch call torch's own
+  // (torch_workspace below).
+  std::optional<size_t> workspace;
   std::string torch_op;                // "", matmul, addmm, linear, scaled_mm
   std::string resolver;                // the profile's resolver data
 };
@@ -41,6 +44,11 @@ float parse_scale_factor(const char* option, const std::string& text);
 // The library call: unknown profile, types, layout or scale: InputError naming the option. M, N, K are
 // the library's (for --torch, call torch_call below first).
 lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N, size_t K);
+
+// The workspace limit PyTorch 2.11 gives cuBLASLt's heuristic for an op (cuBLASLt's log on an H200,
+// fixtures/torch-h200/lt-log.txt.xz and reports/h200/python-example): _scaled_mm calls cublasLtMatmul
+// with its 1 MiB workspace; matmul, addmm and linear go through cuBLAS, which plans for 32 MiB.
+size_t torch_workspace(const std::string& torch_op);
 
 // --torch OP with torch's m, n, k: the library's call (M = n, N = m, the op's layout, A = mat2's type).
 lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, size_t k);

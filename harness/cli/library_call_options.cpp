@@ -11,7 +11,7 @@ void add_library_call_options(CLI::App* cmd, api::LibraryCallOptions& o, CLI::Op
   need(cmd->add_option("--beta", o.beta, "beta (default 0)"));
   need(cmd->add_flag("--fast-accum", o.fast_accum, "FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM"));
   need(cmd->add_option("--layout", o.layout, "The layout the library sees: TN (default), NN or NT"));
-  need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB)"));
+  need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB; with --torch, torch's: 1 MiB for scaled_mm)"));
   need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
   o.resolver = api::default_resolver().string();
 }

@@ -91,9 +91,7 @@ void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref:
       try {
         const size_t m1 = std::min(call.M, m0 + rows);
         if (reference) {
-          ref::LibraryCall part = call;
-          part.M = m1 - m0;
-          ref::library_gemm(part, algo, A + m0 * call.K, B, C + m0 * call.N, D + m0 * call.N);
+          ref::library_gemm(call, algo, A, B, C, D, m0, m1);
           return;
         }
         for (size_t m = m0; m < m1; ++m)

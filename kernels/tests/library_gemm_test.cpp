@@ -107,6 +107,32 @@ TEST(LibraryGemm, HostEngineMatchesTheReference) {
   EXPECT_EQ(compared, expected);
 }
 
+// The reference engine shares a call's rows among threads without making each share a call of its
+// own: an FP8 call of 8 rows into bf16 runs (D's leading dimension is 16 bytes) though one of 4 rows
+// would be refused. Regression: the reference engine threw "the library refuses this call" for
+// recorded H200 calls when it split M = 8 over two threads.
+TEST(LibraryGemm, ReferenceEngineRowsAreSharesOfTheWholeCall) {
+  ref::LibraryCall call;
+  call.a = call.b = FormatId::e4m3;
+  call.c = call.d = FormatId::bf16;
+  call.M = 8;
+  call.N = 3;
+  call.K = 64;
+  ref::LibraryAlgo algo;
+  algo.algo_id = 66;
+  algo.split_k = 1;
+  algo.stage_k = 128;
+  ref::LibraryCall quarter = call;
+  quarter.M = 2;
+  ASSERT_TRUE(ref::library_refuses(quarter).has_value());  // a share as a call of its own is refused
+  std::vector<uint32_t> A(call.M * call.K, 0x38), B(call.K * call.N, 0x40), C(call.M * call.N, 0);  // 1.0, 2.0
+  std::vector<uint32_t> want(call.M * call.N), got(call.M * call.N);
+  ref::library_gemm(call, algo, A.data(), B.data(), C.data(), want.data());
+  library_gemm(LibraryEngine::reference, call, algo, A.data(), B.data(), C.data(), got.data());
+  EXPECT_EQ(got, want);
+  EXPECT_EQ(want[0], 0x4300u);  // 64 x 1.0 x 2.0 = 128 in bf16
+}
+
 TEST(LibraryGemm, RefusedCallsAreRefused) {
   ref::LibraryCall call;
   call.a = call.b = FormatId::e5m2;

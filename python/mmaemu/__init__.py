@@ -25,7 +25,7 @@ __all__ = ["mma", "gemm", "library_gemm", "resolve", "info", "instruction", "Inp
            "DEFAULT_WORKSPACE"]
 __version__ = "0.1.0"
 
-DEFAULT_WORKSPACE = 32 << 20  # bytes: the workspace limit the resolver plans for by default (PyTorch's)
+DEFAULT_WORKSPACE = 32 << 20  # bytes: the workspace limit the resolver plans for by default
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
@@ -94,7 +94,8 @@ def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_a
             return ""
         return repr(float(s.item() if hasattr(s, "item") else s))
     return _mmaemu.LibraryCall(profile, a_type, b_type, d_type, float(alpha), float(beta), scale_text(scale_a),
-                               scale_text(scale_b), bool(fast_accum), layout, int(workspace), _resolver_of(profile),
+                               scale_text(scale_b), bool(fast_accum), layout, None if workspace is None else int(workspace),
+                               _resolver_of(profile),
                                torch_op)
 
 
@@ -135,13 +136,13 @@ def library_gemm(a, b, c=None, *, profile: str = "cublaslt-h200", a_type: str | 
 
 def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200", mat1_type: str | None = None,
                mat2_type: str | None = None, out_type: str | None = None, alpha: float = 1.0, beta: float = 0.0,
-               scale_a=None, scale_b=None, fast_accum: bool = False, workspace: int = DEFAULT_WORKSPACE,
+               scale_a=None, scale_b=None, fast_accum: bool = False, workspace: int | None = None,
                backend: str = "reference"):
     """A PyTorch call as the library profile computes it: op is "matmul", "addmm", "linear" or
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input); scale_a, scale_b _scaled_mm's per-tensor scales (mat1's, mat2's).
     The call is described as cuBLASLt sees it (the library's A is mat2) and resolved as torch's would
-    be. Returns D [m, n]. mmaemu.torch.emulate() calls this for a model's matmuls."""
+    be (workspace None: torch's limit for the op, 1 MiB for _scaled_mm, 32 MiB for the others). Returns D [m, n]. mmaemu.torch.emulate() calls this for a model's matmuls."""
     mat1_type = _type_of(mat1, mat1_type, "a")
     mat2_type = _type_of(mat2, mat2_type, "b")
     out_type = out_type or _default_d_type(mat1_type)
@@ -173,11 +174,12 @@ def _on_device(call, config, a, b, c, d_type):
 
 
 def resolve(m: int, n: int, k: int, *, a_type: str, b_type: str, d_type: str, profile: str = "cublaslt-h200",
-            layout: str = "TN", workspace: int = DEFAULT_WORKSPACE, alpha: float = 1.0, beta: float = 0.0,
+            layout: str = "TN", workspace: int | None = None, alpha: float = 1.0, beta: float = 0.0,
             scale_a=None, scale_b=None, fast_accum: bool = False, torch_op: str = "") -> dict:
     """The configuration the profile's heuristic picks for a call (`mmaemu resolve`), as a dict: the
     call as the library sees it, "config" (or "refused") and whether the library model computes it.
-    With torch_op ("matmul", "addmm", "linear", "scaled_mm"), m, n, k and the types are torch's."""
+    With torch_op ("matmul", "addmm", "linear", "scaled_mm"), m, n, k and the types are torch's.
+    workspace None: 32 MiB, or torch's limit for torch_op."""
     call = _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op)
     return json.loads(_mmaemu.resolve(call, m, n, k))
 

@@ -30,10 +30,10 @@ def torch_gemm(op: TorchOp, mat1: ArrayLike, mat2: ArrayLike, input: Optional[Ar
                profile: str = "cublaslt-h200", mat1_type: Optional[str] = None, mat2_type: Optional[str] = None,
                out_type: Optional[str] = None, alpha: float = 1.0, beta: float = 0.0,
                scale_a: Optional[Union[float, ArrayLike]] = None, scale_b: Optional[Union[float, ArrayLike]] = None,
-               fast_accum: bool = False, workspace: int = ...,
+               fast_accum: bool = False, workspace: Optional[int] = None,
                backend: Literal["reference", "host", "cuda"] = "reference") -> ArrayLike: ...
 def resolve(m: int, n: int, k: int, *, a_type: str, b_type: str, d_type: str, profile: str = "cublaslt-h200",
-            layout: str = "TN", workspace: int = ..., alpha: float = 1.0, beta: float = 0.0,
+            layout: str = "TN", workspace: Optional[int] = None, alpha: float = 1.0, beta: float = 0.0,
             scale_a: Optional[float] = None, scale_b: Optional[float] = None, fast_accum: bool = False,
             torch_op: str = "") -> dict[str, Any]: ...
 def info(arch: Optional[str] = None, every_n: bool = False) -> dict[str, Any]: ...

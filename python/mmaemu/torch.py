@@ -42,14 +42,14 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "host", *, strict: bo
 
     backend: "reference", "host" (the kernels' arithmetic on every CPU core) or "cuda".
     tf32: fp32 matmuls as tf32 (None: as torch.backends.cuda.matmul.allow_tf32 says, as on the GPU).
-    workspace: the workspace limit the heuristic plans for (None: PyTorch's, 32 MiB).
+    workspace: the workspace limit the heuristic plans for (None: PyTorch's for each op: 1 MiB for
+    _scaled_mm, 32 MiB for the others).
     progress: a line per call on stderr (None: when stderr is a terminal)."""
     import torch
     from torch.overrides import TorchFunctionMode
 
-    from . import DEFAULT_WORKSPACE, torch_gemm
+    from . import torch_gemm
 
-    limit = DEFAULT_WORKSPACE if workspace is None else workspace
     show = sys.stderr.isatty() if progress is None else progress
 
     class _Emulate(TorchFunctionMode):
@@ -72,7 +72,7 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "host", *, strict: bo
             started = time.perf_counter()
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
                            alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
-                           workspace=limit, backend=backend)
+                           workspace=workspace, backend=backend)
             took = time.perf_counter() - started
             self.calls += 1
             self.seconds += took

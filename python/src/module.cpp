@@ -83,7 +83,7 @@ nb::tuple gemm(const std::string& arch, const std::string& instr, const HostArra
 api::LibraryCallOptions call_options(const std::string& library, const std::string& a_type, const std::string& b_type,
                                      const std::string& d_type, float alpha, float beta, const std::string& scale_a,
                                      const std::string& scale_b, bool fast_accum, const std::string& layout,
-                                     size_t workspace, const std::string& resolver, const std::string& torch_op) {
+                                     std::optional<size_t> workspace, const std::string& resolver, const std::string& torch_op) {
   api::LibraryCallOptions o;
   o.library = library;
   o.a_type = a_type;
@@ -166,7 +166,7 @@ NB_MODULE(_mmaemu, m) {
 
   nb::class_<api::LibraryCallOptions>(m, "LibraryCall")
       .def(nb::new_(&call_options), "library"_a, "a_type"_a, "b_type"_a, "d_type"_a, "alpha"_a, "beta"_a,
-           "scale_a"_a, "scale_b"_a, "fast_accum"_a, "layout"_a, "workspace"_a, "resolver"_a, "torch_op"_a);
+           "scale_a"_a, "scale_b"_a, "fast_accum"_a, "layout"_a, "workspace"_a.none(), "resolver"_a, "torch_op"_a);
 
   m.def("mma", &mma, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,
         "D [T, M, N] of one instruction over T tiles, and the backend that ran: (d, backend)");

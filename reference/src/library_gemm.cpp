@@ -266,14 +266,14 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
 }
 
 void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
-                  const uint32_t* C, uint32_t* D) {
+                  const uint32_t* C, uint32_t* D, size_t first_row, size_t end_row) {
   const LibraryPlan plan = plan_library_gemm(c, algo);
   auto operand = [&](uint32_t x) { return plan.tf32_rounded ? round_to_tf32(x) : x; };
   // B's columns as the kernel reads them, gathered once per call rather than once per output.
   std::vector<uint32_t> columns(c.N * c.K), a(c.K);
   for (size_t k = 0; k < c.K; ++k)
     for (size_t n = 0; n < c.N; ++n) columns[n * c.K + k] = operand(B[k * c.N + n]);
-  for (size_t m = 0; m < c.M; ++m) {
+  for (size_t m = first_row; m < std::min(end_row, c.M); ++m) {
     for (size_t k = 0; k < c.K; ++k) a[k] = operand(A[m * c.K + k]);
     for (size_t n = 0; n < c.N; ++n) {
       const float acc = reduce_partials(slice_partials(c, plan, a.data(), columns.data() + n * c.K), plan, c.d);

@@ -113,7 +113,9 @@ LibraryPlan plan_library_gemm(const LibraryCall& call, const LibraryAlgo& algo);
 
 // D[M][N] from A[M][K], B[K][N], C[M][N] (row-major raw bits in the call's formats; tf32 operands are
 // full fp32 patterns). Throws std::invalid_argument for a call the library refuses.
+// Rows [first_row, end_row) of D only, when given (threads share a call this way: a call of fewer
+// rows is another call, which the library may refuse where it runs this one).
 void library_gemm(const LibraryCall& call, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
-                  const uint32_t* C, uint32_t* D);
+                  const uint32_t* C, uint32_t* D, size_t first_row = 0, size_t end_row = SIZE_MAX);
 
 }  // namespace mmaemu::ref
