@@ -119,6 +119,7 @@ nb::ndarray<nb::numpy> library_gemm(const HostArray& a, const HostArray& b, cons
   return to_numpy(std::move(d));
 }
 
+#if defined(MMAEMU_HAVE_CUDA)
 using DeviceIn = nb::ndarray<nb::ro, nb::c_contig, nb::device::cuda>;
 using DeviceOut = nb::ndarray<nb::c_contig, nb::device::cuda>;
 
@@ -143,6 +144,7 @@ void library_gemm_cuda(const DeviceIn& a, const DeviceIn& b, const DeviceIn& c, 
   nb::gil_scoped_release unlocked;
   api::library_gemm_on_device(options, algo, A, B, C, D);
 }
+#endif
 
 }  // namespace
 }  // namespace mmaemu::python

@@ -9,7 +9,7 @@ python=$1 source=$2 work=$3
 rm -rf "$work/site"
 mkdir -p "$work"
 "$python" -m pip install -q --no-build-isolation --no-deps --target "$work/site" \
-  -C build-dir="$work/build" -C cmake.define.MMAEMU_WITH_CUDA=OFF "$source"
+  --config-settings=build-dir="$work/build" --config-settings=cmake.define.MMAEMU_WITH_CUDA=OFF "$source"
 cd "$work"
 PYTHONPATH="$work/site" "$python" - "$source" <<'PY'
 import pathlib, sys
