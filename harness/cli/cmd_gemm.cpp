@@ -18,23 +18,13 @@
 namespace mmaemu::cli {
 namespace {
 
-struct GemmArgs {
-  std::string arch, instr, a, b, c, out, trace, backend = "reference";
-  ScaleFiles scales;  // block-scaled instructions
+struct GemmArgs : InstructionFiles {
+  std::string out, trace;
 };
 
 int run_gemm(const GemmArgs& args) {
-  api::ComputeRequest r;
-  r.arch = args.arch;
-  r.instr = args.instr;
-  r.backend = args.backend;
+  api::ComputeRequest r = read_compute_request(args);
   r.trace = !args.trace.empty();
-  const ref::InstructionModel& model = api::find_instruction(r.arch, r.instr);  // before any file is read
-  r.a = operand_file(args.a);
-  r.b = operand_file(args.b);
-  r.c = operand_file(args.c);
-  r.scale_a = scale_operand_file(model, args.scales.a);
-  r.scale_b = scale_operand_file(model, args.scales.b);
   const api::ComputeResult out = api::gemm(r);
   std::cerr << api::describe_run(out.run);
   write_npy(args.out, out.d);

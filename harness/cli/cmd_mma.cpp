@@ -10,23 +10,12 @@
 namespace mmaemu::cli {
 namespace {
 
-struct MmaArgs {
-  std::string arch, instr, a, b, c, out, backend = "reference";
-  ScaleFiles scales;
+struct MmaArgs : InstructionFiles {
+  std::string out;
 };
 
 int run_mma(const MmaArgs& args) {
-  api::ComputeRequest r;
-  r.arch = args.arch;
-  r.instr = args.instr;
-  r.backend = args.backend;
-  const ref::InstructionModel& model = api::find_instruction(r.arch, r.instr);  // before any file is read
-  r.a = operand_file(args.a);
-  r.b = operand_file(args.b);
-  r.c = operand_file(args.c);
-  r.scale_a = scale_operand_file(model, args.scales.a);
-  r.scale_b = scale_operand_file(model, args.scales.b);
-  const api::ComputeResult out = api::mma(r);
+  const api::ComputeResult out = api::mma(read_compute_request(args));
   std::cerr << api::describe_run(out.run);
   write_npy(args.out, out.d);
   return kExitOk;
