@@ -61,15 +61,21 @@ venv=$PWD/.venv
 if [ ! -x "$venv/bin/python3" ]; then
   python3 -m venv --system-site-packages "$venv"
 fi
+# Without PyPI the rest still builds; the Python package (and its tests) is then left out, and said so.
 "$venv/bin/python3" -c "import nanobind, scikit_build_core, pytest, ml_dtypes" 2>/dev/null ||
-  "$venv/bin/pip" install -q "nanobind>=2.4" "scikit-build-core>=0.10" "pytest>=7" "ml_dtypes>=0.4"
+  "$venv/bin/pip" install -q "nanobind>=2.4" "scikit-build-core>=0.10" "pytest>=7" "ml_dtypes>=0.4" ||
+  echo "mmaemu: could not install the Python package's requirements from PyPI: the package is left out" >&2
 
 cmake --preset "$preset" -DPython_EXECUTABLE="$venv/bin/python3" >/dev/null
 cmake --build --preset "$preset"
 case "$preset" in cpu-only) builddir=build-cpu;; debug) builddir=build-debug;; *) builddir=build;; esac
 # .venv imports the package this build made (as an editable install would): python/CMakeLists.txt.
 site=$("$venv/bin/python3" -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
-echo "$PWD/$builddir/python" > "$site/mmaemu-build.pth"
+if [ -d "$builddir/python/mmaemu" ]; then
+  echo "$PWD/$builddir/python" > "$site/mmaemu-build.pth"
+else
+  rm -f "$site/mmaemu-build.pth"
+fi
 
 case "$mode" in
   build) ;;
