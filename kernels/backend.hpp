@@ -36,6 +36,9 @@ struct GemmProblem {
   // (ref::scale_count), one scale per block of consecutive k.
   const uint32_t* SA = nullptr;
   const uint32_t* SB = nullptr;
+  // Every array above is CUDA device memory (the same words, laid out as on the host): only backends
+  // whose declines_device_operands() is empty take such a problem.
+  bool on_device = false;
 };
 
 struct RunInfo {
@@ -59,6 +62,10 @@ class Backend {
   // "tc: sm89 target on an sm90 GPU: not bit-identical", ...).
   virtual std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
                                               bool wants_trace) const = 0;
+  // Empty when it takes a problem whose arrays are on the CUDA device (GemmProblem::on_device).
+  virtual std::optional<std::string> declines_device_operands() const {
+    return name() + " reads its operands from host memory";
+  }
   // Runs the problem; throws KernelError (with CUDA's message) on failure.
   virtual RunInfo run(const GemmProblem& problem) const = 0;
 };

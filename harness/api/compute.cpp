@@ -1,5 +1,7 @@
 #include "harness/api/compute.hpp"
 
+#include "harness/api/compute_checks.hpp"
+
 #include "harness/core/errors.hpp"
 #include "harness/core/operands.hpp"
 #include "harness/core/scale_operands.hpp"
@@ -63,23 +65,28 @@ const ref::InstructionModel& find_instruction(const std::string& arch_name, cons
   return ref::lookup(*arch, instr);  // UnsupportedInstruction (exit 2) when absent
 }
 
-ComputeResult mma(const ComputeRequest& r) {
+CheckedRequest check_mma(const ComputeRequest& r) {
   const ref::InstructionModel& model = find_instruction(r.arch, r.instr);
   const size_t tiles = check_operands(model.instr, r.a.array, r.a.name, r.b.array, r.b.name, r.c.array, r.c.name);
   const size_t M = static_cast<size_t>(model.instr.m), N = static_cast<size_t>(model.instr.n),
                K = static_cast<size_t>(model.instr.k);
   check_scales(model.instr, r, {tiles, M, N, K}, true);
-  ComputeResult out;
-  out.d = result_like(r.c.array, model.instr.d);
-  out.d.shape = {tiles, M, N};
   // One instruction over T tiles is a GEMM with batch = T and the instruction's M, N, K.
-  out.run = run_on_backend(r.backend, {&model, {tiles, M, N, K}, r.a.array.values.data(), r.b.array.values.data(),
+  return {&model, {tiles, M, N, K}, {tiles, M, N}};
+}
+
+ComputeResult mma(const ComputeRequest& r) {
+  const CheckedRequest checked = check_mma(r);
+  ComputeResult out;
+  out.d = result_like(r.c.array, checked.model->instr.d);
+  out.d.shape = checked.d_shape;
+  out.run = run_on_backend(r.backend, {checked.model, checked.shape, r.a.array.values.data(), r.b.array.values.data(),
                                        r.c.array.values.data(), out.d.values.data(), nullptr,
                                        words_or_null(r.scale_a), words_or_null(r.scale_b)});
   return out;
 }
 
-ComputeResult gemm(const ComputeRequest& r) {
+CheckedRequest check_gemm(const ComputeRequest& r) {
   const ref::InstructionModel& model = find_instruction(r.arch, r.instr);
   const ref::Instruction& in = model.instr;
   const Matrix a = check_matrix(r.a, 'A', "[M, K] or [batch, M, K]", in.a, in.name);
@@ -103,6 +110,14 @@ ComputeResult gemm(const ComputeRequest& r) {
 
   const kernels::GemmShape shape{a.batch, a.rows, b.cols, a.cols};
   check_scales(in, r, {shape.batch, shape.M, shape.N, shape.K}, a.batched);
+  return {&model, shape, r.c.array.shape};
+}
+
+ComputeResult gemm(const ComputeRequest& r) {
+  const CheckedRequest checked = check_gemm(r);
+  const ref::InstructionModel& model = *checked.model;
+  const ref::Instruction& in = model.instr;
+  const kernels::GemmShape& shape = checked.shape;
   ComputeResult out;
   out.d = result_like(r.c.array, in.d);
   if (r.trace) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "harness/api/run_backend.hpp"
 #include "harness/core/npy.hpp"
@@ -42,5 +43,29 @@ ComputeResult mma(const ComputeRequest& request);
 
 // A [M, K] or [batch, M, K], B [K, N] or [batch, K, N], C [M, N] or [batch, M, N], any M, N, K.
 ComputeResult gemm(const ComputeRequest& request);
+
+// An array in CUDA device memory: raw bits in the native width of its format (`bytes` per element),
+// C order, shaped as the host operand would be.
+struct DeviceArray {
+  void* data = nullptr;
+  int bytes = 0;
+  std::vector<size_t> shape;
+  std::string name;
+};
+
+struct DeviceComputeRequest {
+  std::string arch, instr;
+  std::string backend = "auto";  // a backend that takes device operands (v1), or auto: the first that does
+  DeviceArray a, b, c;
+  DeviceArray d;  // receives D, shaped as C, in D's width
+  std::optional<DeviceArray> scale_a, scale_b;
+};
+
+// api::mma and api::gemm with every array on the GPU, no copy to the host: the checks of the host
+// forms, the operands widened to words and D narrowed in device memory. Returns the backend that ran.
+// fp4 / fp6 operands are refused here (their unused bits are checked where the values are read: on
+// the host). KernelError without CUDA or a device.
+std::string mma_on_device(const DeviceComputeRequest& request);
+std::string gemm_on_device(const DeviceComputeRequest& request);
 
 }  // namespace mmaemu::api

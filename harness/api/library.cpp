@@ -103,27 +103,29 @@ NpyArray torch_gemm(const LibraryRequest& r) {
 }
 
 void library_gemm_on_device(const LibraryCallOptions& o, const std::optional<lt::LtAlgoConfig>& config,
-                            const DeviceOperand& a, const DeviceOperand& b, const DeviceOperand& c,
-                            const DeviceOperand& d) {
+                            const DeviceArray& a, const DeviceArray& b, const DeviceArray& c,
+                            const DeviceArray& d) {
   if (const auto why = kernels::library_engine_declines(kernels::LibraryEngine::cuda))
     throw kernels::KernelError("library GEMM on CUDA: " + *why);
   const bool torch = !o.torch_op.empty();
   lt::LtCall call = torch ? describe_torch_call(o, 0, 0, 0) : describe_library_call(o, 0, 0, 0);
   // Operand formats in the request's own view (torch's mat1 is the library's B).
   const ref::FormatId fa = torch ? call.b : call.a, fb = torch ? call.a : call.b;
-  auto check = [](const DeviceOperand& x, char role, ref::FormatId f, size_t rows, size_t cols) {
-    if (x.bytes != storage_bytes(f) || (rows && x.rows != rows) || (cols && x.cols != cols))
-      throw InputError(x.name, std::string(1, role) + " has " + std::to_string(x.bytes) + "-byte elements [" +
-                                   std::to_string(x.rows) + ", " + std::to_string(x.cols) + "]; expected " +
+  auto check = [](const DeviceArray& x, char role, ref::FormatId f, size_t rows, size_t cols) {
+    if (x.bytes != storage_bytes(f) || x.shape.size() != 2 || (rows && x.shape[0] != rows) || (cols && x.shape[1] != cols))
+      throw InputError(x.name, std::string(1, role) + " has " + std::to_string(x.bytes) + "-byte elements, shape " +
+                                   NpyArray{x.bytes, x.shape, {}}.shape_string() + "; expected " +
                                    std::string(ref::format_name(f)) + " [" + (rows ? std::to_string(rows) : "rows") + ", " +
                                    (cols ? std::to_string(cols) : "cols") + "]");
   };
   check(a, 'A', fa, 0, 0);
-  check(b, 'B', fb, a.cols, 0);
-  check(c, 'C', call.d, a.rows, b.cols);
-  check(d, 'D', call.d, a.rows, b.cols);
+  const size_t rows = a.shape[0], inner = a.shape[1];
+  check(b, 'B', fb, inner, 0);
+  const size_t cols = b.shape[1];
+  check(c, 'C', call.d, rows, cols);
+  check(d, 'D', call.d, rows, cols);
   // The library's M, N, K: for torch's mat1 [m, k] x mat2 [k, n], M = n, N = m (describe_torch_call).
-  call = torch ? describe_torch_call(o, a.rows, b.cols, a.cols) : describe_library_call(o, a.rows, b.cols, a.cols);
+  call = torch ? describe_torch_call(o, rows, cols, inner) : describe_library_call(o, rows, cols, inner);
   check_runs(call);
   const lt::LtAlgoConfig algo = configuration(o, config, call);
   const kernels::arith::LibraryParams params = kernels::library_params(lt::library_call(call), lt::library_algo(algo));
@@ -131,7 +133,7 @@ void library_gemm_on_device(const LibraryCallOptions& o, const std::optional<lt:
   const kernels::DeviceMatrix A{torch ? b.data : a.data, torch ? b.bytes : a.bytes, torch};
   const kernels::DeviceMatrix B{torch ? a.data : b.data, torch ? a.bytes : b.bytes, torch};
   const kernels::DeviceMatrix C{c.data, c.bytes, torch};
-  kernels::library_gemm_cuda_device(params, lt::library_call(call), A, B, C, {const_cast<void*>(d.data), d.bytes, torch});
+  kernels::library_gemm_cuda_device(params, lt::library_call(call), A, B, C, {d.data, d.bytes, torch});
 }
 
 nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {

@@ -30,19 +30,11 @@ NpyArray library_gemm(const LibraryRequest& request);
 // B = mat1^T, M = n, N = m), computed by library_gemm and returned as torch's D [m, n].
 NpyArray torch_gemm(const LibraryRequest& request);
 
-// A matrix operand on the CUDA device: raw bits in the native width of its format, row-major.
-struct DeviceOperand {
-  const void* data = nullptr;
-  int bytes = 0;  // per element
-  size_t rows = 0, cols = 0;
-  std::string name;
-};
-
 // library_gemm or torch_gemm (as request.call.torch_op says) on the GPU engine with the operands on
-// the device: no copy to the host. `d` receives D ([M, N], or torch's [m, n]) in D's width.
+// the device (matrices, C order): no copy to the host. `d` receives D ([M, N], or torch's [m, n]) in D's width.
 // InputError as the host forms give; KernelError without a usable CUDA device.
 void library_gemm_on_device(const LibraryCallOptions& call, const std::optional<lt::LtAlgoConfig>& config,
-                            const DeviceOperand& a, const DeviceOperand& b, const DeviceOperand& c, const DeviceOperand& d);
+                            const DeviceArray& a, const DeviceArray& b, const DeviceArray& c, const DeviceArray& d);
 
 // The JSON `mmaemu resolve` prints: the call as the library sees it, and the configuration the
 // resolver picks (or why the call is refused) and whether the library model computes it.

@@ -8,6 +8,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_words.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
 
@@ -53,14 +54,23 @@ class V1Backend final : public Backend {
     if (model.fma_chain) return std::nullopt;
     return arith_declines(model);
   }
+  std::optional<std::string> declines_device_operands() const override { return std::nullopt; }
+
   RunInfo run(const GemmProblem& pr) const override {
     if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + *why);
-    if (pr.model->fma_chain) return run_fma_chain(pr);
-    const arith::OpParams p = params_from_profile(*pr.model);
     const GemmShape& s = pr.shape;
+    const size_t words = pr.model->fma_chain ? 2 : 1;  // per element: fp64 takes two
     const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s), S = scales_per_row(*pr.model, s);
-    DeviceBuffer<uint32_t> A(a_count(s)), B(b_count(s)), C(outputs), D(outputs), T(pr.trace ? outputs * steps : 0),
-        SA(s.batch * s.M * S), SB(s.batch * S * s.N);
+    if (pr.on_device) {  // the problem's arrays are device memory already
+      const RunInfo info = launch(pr, pr.A, pr.B, pr.C, pr.D, pr.trace, pr.SA, pr.SB, S);
+      if (const auto at = first_unwritten_on_device(pr.D, outputs, words))
+        throw KernelError("v1: output " + std::to_string(*at) + " (flat index) left unwritten");
+      if (pr.trace && first_unwritten_on_device(pr.trace, outputs * steps, words))
+        throw KernelError("v1: an entry of the trace left unwritten");
+      return info;
+    }
+    DeviceBuffer<uint32_t> A(words * a_count(s)), B(words * b_count(s)), C(words * outputs), D(words * outputs),
+        T(pr.trace ? words * outputs * steps : 0), SA(s.batch * s.M * S), SB(s.batch * S * s.N);
     A.upload(pr.A);
     B.upload(pr.B);
     C.upload(pr.C);
@@ -68,58 +78,40 @@ class V1Backend final : public Backend {
       SA.upload(pr.SA);
       SB.upload(pr.SB);
     }
-    D.fill_bytes(0xFF);  // poison: every output must be overwritten
-    T.fill_bytes(0xFF);
-    RunInfo info{name(), 0};
-    if (outputs != 0) {
-      const int threads = 256;
-      const size_t blocks = std::min<size_t>((outputs + threads - 1) / threads, size_t{1} << 20);
-      EventTimer timer;
-      timer.start();
-      v1_gemm<<<static_cast<unsigned>(blocks), threads>>>(p, s, steps, A.get(), B.get(), C.get(), D.get(),
-                                                          pr.trace ? T.get() : nullptr, SA.get(), SB.get(), S);
-      cuda_check(cudaGetLastError(), "v1 kernel launch");
-      info.kernel_ms = timer.stop_ms();
-      cuda_check(cudaDeviceSynchronize(), "v1 kernel");
-    }
+    const RunInfo info = launch(pr, A.get(), B.get(), C.get(), D.get(), pr.trace ? T.get() : nullptr, SA.get(), SB.get(), S);
     D.download(pr.D);
-    check_written(pr.D, s, 1, "v1: output");
+    check_written(pr.D, s, 1, "v1: output", words);
     if (pr.trace) {
       T.download(pr.trace);
-      check_written(pr.trace, s, steps, "v1: trace of output");
+      check_written(pr.trace, s, steps, "v1: trace of output", words);
     }
     return info;
   }
 
  private:
-  RunInfo run_fma_chain(const GemmProblem& pr) const {
+  // Poisons D (and the trace) and runs the kernel on device arrays: every output must be overwritten.
+  RunInfo launch(const GemmProblem& pr, const uint32_t* A, const uint32_t* B, const uint32_t* C, uint32_t* D,
+                 uint32_t* T, const uint32_t* SA, const uint32_t* SB, size_t S) const {
     const GemmShape& s = pr.shape;
+    const size_t words = pr.model->fma_chain ? 2 : 1;
     const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s);
-    DeviceBuffer<uint32_t> A(2 * a_count(s)), B(2 * b_count(s)), C(2 * outputs), D(2 * outputs),
-        T(pr.trace ? 2 * outputs * steps : 0);
-    A.upload(pr.A);
-    B.upload(pr.B);
-    C.upload(pr.C);
-    D.fill_bytes(0xFF);  // poison: every output must be overwritten
-    T.fill_bytes(0xFF);
+    if (outputs) cuda_check(cudaMemset(D, 0xFF, words * outputs * sizeof(uint32_t)), "cudaMemset");
+    if (T && outputs) cuda_check(cudaMemset(T, 0xFF, words * outputs * steps * sizeof(uint32_t)), "cudaMemset");
     RunInfo info{name(), 0};
-    if (outputs != 0) {
-      const int threads = 256;
-      const size_t blocks = std::min<size_t>((outputs + threads - 1) / threads, size_t{1} << 20);
-      EventTimer timer;
-      timer.start();
-      v1_fma_chain<<<static_cast<unsigned>(blocks), threads>>>(s, static_cast<size_t>(pr.model->instr.k), steps, A.get(),
-                                                               B.get(), C.get(), D.get(), pr.trace ? T.get() : nullptr);
-      cuda_check(cudaGetLastError(), "v1 kernel launch");
-      info.kernel_ms = timer.stop_ms();
-      cuda_check(cudaDeviceSynchronize(), "v1 kernel");
-    }
-    D.download(pr.D);
-    check_written(pr.D, s, 1, "v1: output", 2);
-    if (pr.trace) {
-      T.download(pr.trace);
-      check_written(pr.trace, s, steps, "v1: trace of output", 2);
-    }
+    if (outputs == 0) return info;
+    const int threads = 256;
+    const size_t blocks = std::min<size_t>((outputs + threads - 1) / threads, size_t{1} << 20);
+    EventTimer timer;
+    timer.start();
+    if (pr.model->fma_chain)
+      v1_fma_chain<<<static_cast<unsigned>(blocks), threads>>>(s, static_cast<size_t>(pr.model->instr.k), steps, A, B,
+                                                               C, D, T);
+    else
+      v1_gemm<<<static_cast<unsigned>(blocks), threads>>>(params_from_profile(*pr.model), s, steps, A, B, C, D, T, SA,
+                                                          SB, S);
+    cuda_check(cudaGetLastError(), "v1 kernel launch");
+    info.kernel_ms = timer.stop_ms();
+    cuda_check(cudaDeviceSynchronize(), "v1 kernel");
     return info;
   }
 };

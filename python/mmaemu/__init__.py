@@ -47,12 +47,36 @@ def _instruction_operands(arch, instr, a, b, c, scale_a, scale_b):
     return fmt, ops, scales
 
 
+def _on_gpu_backend(a, backend: str) -> bool:
+    """CUDA tensors with a backend that may take them in place: auto (the first rung that reads device
+    memory, v1) or v1 itself. Other backends read host arrays, so their operands come to the host."""
+    return _arrays.on_cuda(a) and backend in ("auto", "v1") and _mmaemu.built_with_cuda
+
+
+def _instruction_on_device(single, arch, instr, a, b, c, scale_a, scale_b, backend):
+    fmt = _mmaemu.instruction(arch, instr)
+    if c is None:
+        c = _arrays.device_result(tuple(a.shape[:-1]) + tuple(b.shape[-1:]), fmt["c"], a).zero_()
+    elif not _arrays.on_cuda(c):
+        raise InputError(f"c: on the host while a is on {a.device}: give every operand on one device")
+    scales = [None if s is None else _arrays.device_bits(s, fmt.get("scale", "ue8m0"), name)
+              for s, name in ((scale_a, "scale_a"), (scale_b, "scale_b"))]
+    out = _arrays.device_result(tuple(c.shape), fmt["d"], a)
+    run = _mmaemu.mma_cuda if single else _mmaemu.gemm_cuda
+    run(arch, instr, _arrays.device_bits(a, fmt["a"], "a"), _arrays.device_bits(b, fmt["b"], "b"),
+        _arrays.device_bits(c, fmt["c"], "c"), out, scales[0], scales[1], backend)
+    return _arrays.device_float(out, fmt["d"], _arrays.kind_of(a).floats)
+
+
 def mma(arch: str, instr: str, a, b, c, *, scale_a=None, scale_b=None, backend: str = "reference"):
     """D = A*B + C for one instruction over T tiles, as the architecture computes it.
 
     a [T, M, K], b [T, K, N], c [T, M, N] at the instruction's own M, N, K; block-scaled instructions
     take scale_a [T, M, S] and scale_b [T, S, N]. backend: "reference" (default), a backend's name
-    (mmaemu.info()["backends"]) or "auto" (the fastest that can run it). Returns D [T, M, N]."""
+    (mmaemu.info()["backends"]) or "auto" (the fastest that can run it). Returns D [T, M, N].
+    CUDA tensors with backend "auto" or "v1" are computed in device memory (v1), no copy to the host."""
+    if _on_gpu_backend(a, backend):
+        return _instruction_on_device(True, arch, instr, a, b, c, scale_a, scale_b, backend)
     fmt, (a_bits, b_bits, c_bits), (sa, sb) = _instruction_operands(arch, instr, a, b, c, scale_a, scale_b)
     d, _ = _mmaemu.mma(arch, instr, a_bits, b_bits, c_bits, sa, sb, backend)
     return _arrays.from_bits(d, fmt["d"], _arrays.kind_of(a))
@@ -66,6 +90,8 @@ def gemm(arch: str, instr: str, a, b, c=None, *, scale_a=None, scale_b=None, bac
     a [M, K] or [batch, M, K], b [K, N] or [batch, K, N], c [M, N] or [batch, M, N] (None: zeros).
     With trace=True, returns (D, trace): the accumulator after every step, [..., M, N, steps]."""
     fmt = _mmaemu.instruction(arch, instr)
+    if not trace and _on_gpu_backend(a, backend):
+        return _instruction_on_device(False, arch, instr, a, b, c, scale_a, scale_b, backend)
     if c is None:
         a_shape, b_shape = tuple(a.shape), tuple(b.shape)
         c = _arrays.zeros_like_result(a_shape[:-1] + b_shape[-1:], fmt["c"])

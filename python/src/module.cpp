@@ -124,13 +124,40 @@ using DeviceIn = nb::ndarray<nb::ro, nb::c_contig, nb::device::cuda>;
 using DeviceOut = nb::ndarray<nb::c_contig, nb::device::cuda>;
 
 template <class Array>
-api::DeviceOperand device_operand(const Array& x, const char* name) {
+api::DeviceArray device_operand(const Array& x, const char* name) {
   const auto dt = x.dtype();
   const bool integer = dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::UInt) ||
                        dt.code == static_cast<uint8_t>(nb::dlpack::dtype_code::Int);
-  if (!integer || dt.lanes != 1 || x.ndim() != 2)
-    throw InputError(name, "needs a 2-D array of raw bits (integers) on the CUDA device");
-  return {x.data(), dt.bits / 8, x.shape(0), x.shape(1), name};
+  if (!integer || dt.lanes != 1)
+    throw InputError(name, "needs raw bits (integers) on the CUDA device");
+  api::DeviceArray a{const_cast<void*>(static_cast<const void*>(x.data())), dt.bits / 8, {}, name};
+  for (size_t i = 0; i < x.ndim(); ++i) a.shape.push_back(x.shape(i));
+  return a;
+}
+
+std::optional<api::DeviceArray> optional_device(const std::optional<DeviceIn>& x, const char* name) {
+  if (!x) return std::nullopt;
+  return device_operand(*x, name);
+}
+
+std::string instruction_cuda(bool single, const std::string& arch, const std::string& instr, const DeviceIn& a,
+                             const DeviceIn& b, const DeviceIn& c, const DeviceOut& d,
+                             const std::optional<DeviceIn>& scale_a, const std::optional<DeviceIn>& scale_b,
+                             const std::string& backend) {
+  api::DeviceComputeRequest r;
+  r.arch = arch;
+  r.instr = instr;
+  r.backend = backend;
+  api::find_instruction(arch, instr);  // the options' errors first, as on the command line
+  r.a = device_operand(a, "a");
+  r.b = device_operand(b, "b");
+  r.c = device_operand(c, "c");
+  r.d = device_operand(d, "out");
+  r.scale_a = optional_device(scale_a, "scale_a");
+  r.scale_b = optional_device(scale_b, "scale_b");
+  if (cudaSetDevice(a.device_id()) != cudaSuccess) throw kernels::KernelError("cudaSetDevice failed");
+  nb::gil_scoped_release unlocked;
+  return single ? api::mma_on_device(r) : api::gemm_on_device(r);
 }
 
 void library_gemm_cuda(const DeviceIn& a, const DeviceIn& b, const DeviceIn& c, const DeviceOut& d,
@@ -138,8 +165,8 @@ void library_gemm_cuda(const DeviceIn& a, const DeviceIn& b, const DeviceIn& c, 
   const bool torch = !options.torch_op.empty();
   std::optional<lt::LtAlgoConfig> algo;
   if (config) algo = lt::algo_from_json(nlohmann::json::parse(*config), "algo");
-  const api::DeviceOperand A = device_operand(a, torch ? "mat1" : "a"), B = device_operand(b, torch ? "mat2" : "b"),
-                           C = device_operand(c, torch ? "input" : "c"), D = device_operand(d, "out");
+  const api::DeviceArray A = device_operand(a, torch ? "mat1" : "a"), B = device_operand(b, torch ? "mat2" : "b"),
+                         C = device_operand(c, torch ? "input" : "c"), D = device_operand(d, "out");
   if (cudaSetDevice(a.device_id()) != cudaSuccess) throw kernels::KernelError("cudaSetDevice failed");
   nb::gil_scoped_release unlocked;
   api::library_gemm_on_device(options, algo, A, B, C, D);
@@ -181,6 +208,18 @@ NB_MODULE(_mmaemu, m) {
 #if defined(MMAEMU_HAVE_CUDA)
   m.def("library_gemm_cuda", &library_gemm_cuda, "a"_a, "b"_a, "c"_a, "out"_a, "call"_a, "config"_a.none(),
         "library_gemm on the GPU engine with every array on the CUDA device (no copy to the host): D into out");
+  m.def("mma_cuda", [](const std::string& arch, const std::string& instr, const DeviceIn& a, const DeviceIn& b,
+                       const DeviceIn& c, const DeviceOut& out, const std::optional<DeviceIn>& scale_a,
+                       const std::optional<DeviceIn>& scale_b, const std::string& backend) {
+          return instruction_cuda(true, arch, instr, a, b, c, out, scale_a, scale_b, backend);
+        }, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "out"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,
+        "mma with every array on the CUDA device (no copy to the host): D into out; returns the backend");
+  m.def("gemm_cuda", [](const std::string& arch, const std::string& instr, const DeviceIn& a, const DeviceIn& b,
+                        const DeviceIn& c, const DeviceOut& out, const std::optional<DeviceIn>& scale_a,
+                        const std::optional<DeviceIn>& scale_b, const std::string& backend) {
+          return instruction_cuda(false, arch, instr, a, b, c, out, scale_a, scale_b, backend);
+        }, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "out"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,
+        "gemm with every array on the CUDA device (no copy to the host): D into out; returns the backend");
 #endif
   m.attr("built_with_cuda") = MMAEMU_PYTHON_CUDA;
   m.def("resolve", [](const api::LibraryCallOptions& call, size_t m_, size_t n, size_t k) {

@@ -127,3 +127,34 @@ def test_info_is_what_the_command_line_prints(cli):
     assert info["library_profiles"][0]["name"] == "cublaslt-h200"
     assert f"mmaemu {info['version']}" in printed and info["devices"]["status"] in printed
     assert [a["name"] for a in mmaemu.info("sm90")["architectures"]] == ["sm90"]
+
+
+def cuda_torch():
+    torch = pytest.importorskip("torch", reason="PyTorch is not installed (pip install torch)")
+    if not torch.cuda.is_available() or not mmaemu._mmaemu.built_with_cuda:
+        pytest.skip("no CUDA device, or mmaemu built without CUDA")
+    return torch
+
+
+@pytest.mark.parametrize("instr", RECORDED)
+def test_mma_on_cuda_tensors_stays_on_the_device(instr):
+    torch = cuda_torch()
+    a, b, c, d = load(instr)
+    signed = {1: np.uint8, 2: np.int16, 4: np.int32, 8: np.int64}
+    on_gpu = [torch.from_numpy(x.view(signed[x.itemsize])).cuda() for x in (a, b, c)]
+    got = mmaemu.mma("sm90", instr, *on_gpu, backend="v1")
+    assert got.is_cuda and got.shape == d.shape
+    assert np.array_equal(got.cpu().numpy().view(d.dtype), d)
+
+
+def test_gemm_on_cuda_tensors_equals_the_host_gemm():
+    torch = cuda_torch()
+    instr = "mma.m16n8k16.f32.bf16.bf16.f32"
+    a, b, c = gemm_operands(np.random.default_rng(5), 40, 24, 100, load(instr)[:3])
+    host = mmaemu.gemm("sm90", instr, a, b, c)
+    got = mmaemu.gemm("sm90", instr, torch.from_numpy(a.view(np.int16)).cuda(), torch.from_numpy(b.view(np.int16)).cuda(),
+                      torch.from_numpy(c.view(np.int32)).cuda(), backend="auto")
+    assert got.is_cuda and np.array_equal(got.cpu().numpy().view(np.uint32), host)
+    bf16 = torch.from_numpy(a.view(np.int16)).cuda().view(torch.bfloat16)
+    floats = mmaemu.gemm("sm90", instr, bf16, torch.from_numpy(b.view(np.int16)).cuda().view(torch.bfloat16))
+    assert floats.dtype == torch.float32 and floats.is_cuda  # floats in, floats out, on the device
