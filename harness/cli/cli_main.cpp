@@ -15,6 +15,9 @@ int run_main(int argc, char** argv) {
   app.require_subcommand(1);
   app.set_version_flag("--version", std::string("mmaemu ") + MMAEMU_VERSION);
   int status = mmaemu::kExitOk;
+  // Options of the program as a whole may also follow the subcommand's name.
+  app.fallthrough();
+  add_profile_option(app);
   add_info(app, status);
   add_mma(app, status);
   add_gemm(app, status);

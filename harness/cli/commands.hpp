@@ -5,6 +5,10 @@
 
 namespace mmaemu::cli {
 
+// --profile FILE (also MMAEMU_PROFILE, comma-separated): installs profile files before the subcommand
+// runs, and passes them on to the child processes a run starts.
+void add_profile_option(CLI::App& app);
+
 // Each add_* registers a subcommand; when it is selected, its callback stores the exit status here.
 void add_info(CLI::App& app, int& status);
 void add_mma(CLI::App& app, int& status);

@@ -3,6 +3,7 @@
 
 #include "harness/core/host_info.hpp"
 #include "harness/core/program_variant.hpp"
+#include "mmaemu/reference/model.hpp"
 
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -79,6 +80,10 @@ RunReport new_run_report(const std::filesystem::path& source_dir) {
   r.environment["worktree"] = git_worktree_state(source_dir);
   // Nor results of a mutant program for the product's: "shipped", or which mutant it carried.
   r.environment["program"] = program_variant();
+  // Nor results under a user's profile file for the built-in profiles': every profile installed.
+  for (ref::Arch a : ref::all_archs())
+    if (const std::string origin = ref::profile_origin(a); !origin.empty())
+      r.environment["profile " + std::string(ref::arch_name(a))] = origin;
   return r;
 }
 

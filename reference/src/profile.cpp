@@ -2,6 +2,7 @@
 // Every number here is data taken from recordings of real GPUs (fixtures/, and the third-party
 // recordings); NUMERICS.md gives the published leads they started from.
 #include <initializer_list>
+#include <list>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -228,45 +229,125 @@ std::vector<InstructionModel> build(Arch arch) {
   return std::move(c.out);
 }
 
-const std::vector<InstructionModel>& catalogue(Arch a) {
-  static std::vector<InstructionModel> all[static_cast<size_t>(Arch::count)];
-  static std::once_flag once;
-  std::call_once(once, [] {
+// Points each lowered instruction at the model it runs as, in the same list.
+void resolve_lowerings(std::vector<InstructionModel>& list, const std::string& origin) {
+  for (auto& m : list) {
+    if (!m.lowering) continue;
+    m.lowering->via_model = nullptr;
+    for (const auto& via : list)
+      if (via.instr.name == m.lowering->via && !via.lowering) m.lowering->via_model = &via;
+    if (!m.lowering->via_model)
+      throw std::invalid_argument(origin + ": the lowering of " + m.instr.name + " names " + m.lowering->via +
+                                  ", which the profile does not have (or which is lowered itself)");
+  }
+}
+
+// The catalogues in use. Installing a profile adds a new list and points its architecture at it; the
+// lists replaced stay alive, so references handed out earlier remain valid.
+struct Catalogues {
+  std::mutex mu;
+  std::list<std::vector<InstructionModel>> storage;
+  const std::vector<InstructionModel>* builtin[static_cast<size_t>(Arch::count)] = {};
+  const std::vector<InstructionModel>* current[static_cast<size_t>(Arch::count)] = {};
+  std::string origin[static_cast<size_t>(Arch::count)];
+};
+
+Catalogues& catalogues() {
+  static Catalogues* all = [] {
+    auto* c = new Catalogues;
     for (Arch x : all_archs()) {
-      auto& list = all[static_cast<size_t>(x)];
-      list = build(x);
-      for (auto& m : list) {
-        if (!m.lowering) continue;
-        for (const auto& via : list)
-          if (via.instr.name == m.lowering->via) m.lowering->via_model = &via;
-        if (!m.lowering->via_model) throw std::logic_error("lowering of " + m.instr.name + " names a missing instruction");
-      }
+      auto& list = c->storage.emplace_back(build(x));
+      resolve_lowerings(list, "built-in profile " + std::string(arch_name(x)));
+      c->builtin[static_cast<size_t>(x)] = c->current[static_cast<size_t>(x)] = &list;
     }
-  });
-  return all[static_cast<size_t>(a)];
+    return c;
+  }();
+  return *all;
+}
+
+const std::vector<InstructionModel>& catalogue(Arch a) {
+  Catalogues& c = catalogues();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return *c.current[static_cast<size_t>(a)];
+}
+
+// The same instruction apart from N (a wgmma or tcgen05 entry at N = 8 stands for every N).
+bool same_but_n(const Instruction& x, const Instruction& y) {
+  Instruction a = x, b = y;
+  a.n = b.n = 8;
+  return spell(a) == spell(b);
 }
 
 }  // namespace
 
 const std::vector<InstructionModel>& instructions_of(Arch a) { return catalogue(a); }
 
+const std::vector<InstructionModel>& builtin_instructions_of(Arch a) {
+  return *catalogues().builtin[static_cast<size_t>(a)];
+}
+
+void install_profile(Arch arch, const std::vector<InstructionModel>& models, bool keep_builtin,
+                     const std::string& origin) {
+  std::vector<InstructionModel> list;
+  if (keep_builtin) list = builtin_instructions_of(arch);
+  for (const InstructionModel& m : models) {
+    if (m.arch != arch) throw std::invalid_argument(origin + ": " + m.instr.name + " is given for another architecture");
+    // An entry replaces the instruction it names; a wgmma/tcgen05 entry at N = 8 also every N it stands for.
+    const bool any_n = takes_any_n(m.instr.family) && m.instr.n == 8;
+    std::vector<InstructionModel> kept;
+    for (auto& old : list) {
+      const bool replaced = old.instr.name == m.instr.name || (any_n && same_but_n(old.instr, m.instr));
+      if (!replaced) kept.push_back(std::move(old));
+    }
+    list = std::move(kept);
+    list.push_back(m);
+    if (any_n)
+      for (int n = 16; n <= 256; n *= 2) {
+        InstructionModel wide = m;
+        wide.instr.n = n;
+        wide.instr.name = spell(wide.instr);
+        list.push_back(std::move(wide));
+      }
+  }
+  resolve_lowerings(list, origin);
+  Catalogues& c = catalogues();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.storage.push_back(std::move(list));
+  c.current[static_cast<size_t>(arch)] = &c.storage.back();
+  c.origin[static_cast<size_t>(arch)] = origin;
+}
+
+void restore_builtin_profile(Arch arch) {
+  Catalogues& c = catalogues();
+  std::lock_guard<std::mutex> lock(c.mu);
+  c.current[static_cast<size_t>(arch)] = c.builtin[static_cast<size_t>(arch)];
+  c.origin[static_cast<size_t>(arch)].clear();
+}
+
+std::string profile_origin(Arch arch) {
+  Catalogues& c = catalogues();
+  std::lock_guard<std::mutex> lock(c.mu);
+  return c.origin[static_cast<size_t>(arch)];
+}
+
 const InstructionModel& lookup(Arch arch, std::string_view ptx) {
   std::string why;
   const auto parsed = parse_instruction(ptx, &why);
   if (!parsed) throw std::invalid_argument(why);
-  for (const auto& m : catalogue(arch))
+  const std::vector<InstructionModel>& list = catalogue(arch);
+  for (const auto& m : list)
     if (m.instr.name == ptx) return m;
   // wgmma and tcgen05 take any N that is a multiple of 8 up to 256: find the N = 8 row and instantiate.
   if (takes_any_n(parsed->family) && parsed->n % 8 == 0 && parsed->n <= 256) {
     Instruction n8 = *parsed;
     n8.n = 8;
     const std::string key = spell(n8);
-    for (const auto& m : catalogue(arch)) {
+    for (const auto& m : list) {
       if (m.instr.name != key) continue;
       static std::mutex mu;
-      static std::map<std::pair<Arch, std::string>, InstructionModel> cache;
+      static std::map<std::pair<const void*, std::string>, InstructionModel> cache;  // per catalogue in use
       std::lock_guard<std::mutex> lock(mu);
-      auto [it, inserted] = cache.try_emplace({arch, std::string(ptx)}, m);
+      auto [it, inserted] = cache.try_emplace({&list, std::string(ptx)}, m);
       if (inserted) {
         it->second.instr.n = parsed->n;
         it->second.instr.name = std::string(ptx);

@@ -74,8 +74,22 @@ class UnsupportedInstruction : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
-// Every instruction an architecture has, with its model.
+// Every instruction an architecture has, with its model: the built-in profile, or the one installed.
 const std::vector<InstructionModel>& instructions_of(Arch a);
+
+// Profiles as data. The built-in profile of each architecture is compiled in (profile.cpp); a profile
+// file (harness/profiles) installs another for one architecture, for the rest of the process: its
+// entries replace the instructions they name (an entry at N = 8 of wgmma or tcgen05 every N), and the
+// built-in ones it does not name stay when keep_builtin, else go. Lowerings are resolved within the
+// result; `origin` (the file) names it in errors and in profile_origin. References returned earlier
+// stay valid (the replaced catalogue is kept), but install before running anything: models looked up
+// before the call keep the old arithmetic.
+const std::vector<InstructionModel>& builtin_instructions_of(Arch a);
+void install_profile(Arch arch, const std::vector<InstructionModel>& models, bool keep_builtin,
+                     const std::string& origin);
+void restore_builtin_profile(Arch arch);
+// The origin of the profile installed for `arch`, or "" for the built-in one.
+std::string profile_origin(Arch arch);
 
 // The model of `ptx` on `arch`. Throws UnsupportedInstruction naming both when `arch` lacks it,
 // std::invalid_argument when `ptx` is not a well-formed instruction name.
