@@ -29,6 +29,7 @@ int run_main(int argc, char** argv) {
   add_compare(app, status);
   add_signoff(app, status);
   add_resolve(app, status);
+  add_probe(app, status);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {

@@ -21,6 +21,7 @@ void add_merge(CLI::App& app, int& status);
 void add_compare(CLI::App& app, int& status);
 void add_signoff(CLI::App& app, int& status);
 void add_resolve(CLI::App& app, int& status);
+void add_probe(CLI::App& app, int& status);
 
 // Parses argv, runs the selected subcommand and returns the exit status (errors mapped onto 0/1/2 as
 // the README says): main() in full.

@@ -45,7 +45,8 @@ std::string manifest_yaml(const FixtureSet& set, const std::vector<std::vector<s
     y << YAML::Key << "tiles" << YAML::Value << r.tiles;
     y << YAML::Key << "families" << YAML::Value << YAML::BeginSeq;
     for (const FamilyRange& f : r.families)
-      y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value << std::string(gen::family_name(f.family))
+      y << YAML::Flow << YAML::BeginMap << YAML::Key << "name" << YAML::Value
+        << (f.label.empty() ? std::string(gen::family_name(f.family)) : f.label)
         << YAML::Key << "first" << YAML::Value << f.first << YAML::Key << "last" << YAML::Value << f.last
         << YAML::EndMap;
     y << YAML::EndSeq;

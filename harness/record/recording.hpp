@@ -17,6 +17,7 @@ const std::vector<std::string>& recordable_instructions();
 struct FamilyRange {
   gen::Family family;
   int first = 0, last = 0;  // tiles [first, last)
+  std::string label = {};   // the name written instead of the family's: a probe experiment ("probe-fraction")
 };
 
 struct InstructionRecording {
