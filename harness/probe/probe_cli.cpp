@@ -14,6 +14,9 @@ std::shared_ptr<ProbeRunOptions> add_probe_options(CLI::App& cmd) {
       ->check(CLI::IsMember({"gpu", "reference"}));
   cmd.add_option("--arch", o->arch, "The reference oracle's architecture");
   cmd.add_option("--device", o->device, "CUDA device index")->capture_default_str();
+  cmd.add_option("--cublaslt", o->library_kernels,
+                 "Probe cuBLASLt kernels instead of instructions: TYPE:ALGO[:CUSTOM] (repeatable), e.g. bf16:66, "
+                 "e4m3:66, fp32:55:1");
   return o;
 }
 
@@ -23,6 +26,7 @@ std::string probe_command_line(const ProbeRunOptions& o) {
   s += " --out " + o.out.string() + " --seed " + std::to_string(o.seed) + " --oracle " + o.oracle;
   if (!o.arch.empty()) s += " --arch " + o.arch;
   if (o.fresh_seed) s += " --fresh-seed " + std::to_string(o.fresh_seed);
+  for (const auto& k : o.library_kernels) s += " --cublaslt " + k;
   if (o.fresh_tiles_per_family) s += " --fresh-tiles-per-family " + std::to_string(o.fresh_tiles_per_family);
   return s;
 }

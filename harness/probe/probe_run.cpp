@@ -8,6 +8,7 @@
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/probe/infer.hpp"
+#include "harness/probe/library_probe.hpp"
 #include "harness/probe/probe_report.hpp"
 #include "harness/profiles/profile_file.hpp"
 #include "harness/record/fixture_writer.hpp"
@@ -116,7 +117,42 @@ std::string tier_file() {
 
 }  // namespace
 
+int run_library_probe(const ProbeRunOptions& o) {
+  std::vector<LibraryKernel> kernels;
+  for (const auto& k : o.library_kernels) {
+    const auto parsed = parse_library_kernel(k);
+    if (!parsed) throw InputError("--cublaslt " + k, "a library kernel is TYPE:ALGO[:CUSTOM], e.g. bf16:66 or fp32:55:1");
+    kernels.push_back(*parsed);
+  }
+  std::unique_ptr<LibraryOracle> oracle;
+  if (o.oracle == "reference") {
+    oracle = reference_library_oracle();
+  } else {
+    std::string why;
+    oracle = live_library_oracle(o.device, &why);
+    if (!oracle) throw InputError("", "mmaemu probe --cublaslt needs a GPU: " + why);
+  }
+  const bool tty = ::isatty(2);
+  std::vector<LibraryProbe> probes;
+  bool all = true;
+  for (size_t i = 0; i < kernels.size(); ++i) {
+    const auto progress = [&](const std::string& line) {
+      if (tty) std::cerr << "\r\033[K[" << i << "/" << kernels.size() << "] " << line << std::flush;
+    };
+    probes.push_back(probe_library_kernel(*oracle, kernels[i], o.seed, progress));
+    all &= probes.back().reproduced();
+  }
+  if (tty) std::cerr << "\r\033[K";
+  fs::create_directories(o.out);
+  const std::string md = library_report_markdown(oracle->describe(), probes);
+  write_file_atomic(o.out / "cublaslt.md", md);
+  // The verdict: the report's first table.
+  std::cout << md.substr(0, md.find("\n## ")) << "\nreport in " << (o.out / "cublaslt.md").string() << "\n";
+  return all ? 0 : 1;
+}
+
 int run_probe(const ProbeRunOptions& o) {
+  if (!o.library_kernels.empty()) return run_library_probe(o);
   auto oracle = open_oracle(o);
   const auto wanted = instructions_to_probe(o, *oracle);
   const bool tty = ::isatty(2);

@@ -23,6 +23,9 @@ struct ProbeRunOptions {
   std::string arch;                       // the reference oracle's architecture
   int device = 0;
   std::string command_line;
+  // Library kernels to probe instead of instructions ("bf16:66", "fp32:55:1": type, algorithm, custom
+  // option); their report goes to <out>/cublaslt.md and cublaslt.json.
+  std::vector<std::string> library_kernels;
 };
 
 // Exit status: 0 every instruction inferred and reproduced; 1 some parameter ambiguous or inconsistent,

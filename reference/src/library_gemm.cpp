@@ -224,6 +224,8 @@ constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products 
 
 }  // namespace
 
+std::vector<ReductionStep> slice_reduction_order(size_t slices, bool paired) { return reduction_order(slices, paired); }
+
 const std::vector<int>& modelled_algorithms() {
   // 43 (tf32) follows 21's rules on all 9,045,012 outputs of its H200 recording
   // (reports/h200/library-resolver/unmodelled-kernels.md).
@@ -267,7 +269,11 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
 
 void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
                   const uint32_t* C, uint32_t* D, size_t first_row, size_t end_row) {
-  const LibraryPlan plan = plan_library_gemm(c, algo);
+  library_gemm_planned(c, plan_library_gemm(c, algo), A, B, C, D, first_row, end_row);
+}
+
+void library_gemm_planned(const LibraryCall& c, const LibraryPlan& plan, const uint32_t* A, const uint32_t* B,
+                          const uint32_t* C, uint32_t* D, size_t first_row, size_t end_row) {
   auto operand = [&](uint32_t x) { return plan.tf32_rounded ? round_to_tf32(x) : x; };
   // B's columns as the kernel reads them, gathered once per call rather than once per output.
   std::vector<uint32_t> columns(c.N * c.K), a(c.K);

@@ -167,3 +167,47 @@ TEST(ProbeCli, DryRunWritesAProfileThatReplaysInT2) {
   EXPECT_EQ(WEXITSTATUS(std::system((bin + " probe --device 99 --out " + (out / "gpu").string() + log).c_str())), 2);
   fs::remove_all(out);
 }
+
+// The library probe, blind, against the library model: kernels 66 (bf16, e4m3) and 55 (both custom
+// options) come back as the model has them; an oracle that ignores split-K is not established.
+#include "harness/probe/library_probe.hpp"
+
+namespace {
+std::string builtin_of(const probe::LibraryProbe& p, const std::string& parameter) {
+  for (const auto& [k, v] : p.builtin)
+    if (k == parameter) return v;
+  return "";
+}
+}  // namespace
+
+TEST(LibraryProbe, InfersKernels66And55FromTheLibraryModel) {
+  auto oracle = probe::reference_library_oracle();
+  for (const char* k : {"bf16:66", "e4m3:66", "fp32:55", "fp32:55:1"}) {
+    SCOPED_TRACE(k);
+    const auto p = probe::probe_library_kernel(*oracle, *probe::parse_library_kernel(k), 1);
+    ASSERT_TRUE(p.reproduced()) << p.stopped;
+    for (const auto& f : p.findings)
+      if (f.status == probe::FindingStatus::established) EXPECT_EQ(f.value, builtin_of(p, f.parameter)) << f.parameter;
+  }
+}
+
+namespace {
+class IgnoresSplitK final : public probe::LibraryOracle {
+ public:
+  std::string describe() const override { return "a library that ignores split-K (a test double)"; }
+  std::optional<std::vector<uint32_t>> run(const lt::LtCall& call, int algo, int, int custom, const lt::LtOperands& ops,
+                                           std::string* why, lt::LtAlgoConfig* ran) override {
+    return model_->run(call, algo, 1, custom, ops, why, ran);
+  }
+
+ private:
+  std::unique_ptr<probe::LibraryOracle> model_ = probe::reference_library_oracle();
+};
+}  // namespace
+
+TEST(LibraryProbe, ALibraryOutsideTheRulesIsNotEstablished) {
+  IgnoresSplitK oracle;
+  const auto p = probe::probe_library_kernel(oracle, *probe::parse_library_kernel("bf16:66"), 1);
+  EXPECT_FALSE(p.reproduced());
+  EXPECT_NE(p.stopped.find("split-K"), std::string::npos) << p.stopped;
+}

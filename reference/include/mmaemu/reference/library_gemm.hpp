@@ -118,4 +118,12 @@ LibraryPlan plan_library_gemm(const LibraryCall& call, const LibraryAlgo& algo);
 void library_gemm(const LibraryCall& call, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
                   const uint32_t* C, uint32_t* D, size_t first_row = 0, size_t end_row = SIZE_MAX);
 
+// The same with a plan given rather than decided from the rules: how `mmaemu probe --cublaslt` asks what
+// each candidate rule would compute. The plan must fit the call (its reduction naming the slices K has).
+void library_gemm_planned(const LibraryCall& call, const LibraryPlan& plan, const uint32_t* A, const uint32_t* B,
+                          const uint32_t* C, uint32_t* D, size_t first_row = 0, size_t end_row = SIZE_MAX);
+
+// The reduction orders of rule 4: slice order, or algorithm 55's pairing of slice t with t + ceil(S/2).
+std::vector<ReductionStep> slice_reduction_order(size_t slices, bool paired);
+
 }  // namespace mmaemu::ref
