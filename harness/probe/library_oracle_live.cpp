@@ -16,7 +16,15 @@ class LiveLibraryOracle final : public LibraryOracle {
   std::optional<std::vector<uint32_t>> run(const lt::LtCall& call, int algo_id, int split, int custom,
                                            const lt::LtOperands& ops, std::string* why, lt::LtAlgoConfig* ran) override {
     std::string reason;
-    const auto choices = session_.heuristic(call, 64, &reason);
+    // The heuristic ranks algorithms per shape: where it does not offer this one for the probe's small
+    // shape, the configuration it offers for a larger call of the same types is tried on this one.
+    std::vector<lt::LtChoice> choices;
+    for (size_t mn : {size_t{0}, size_t{256}, size_t{1024}, size_t{4096}}) {
+      lt::LtCall asked = call;
+      if (mn) asked.M = asked.N = mn;
+      for (auto& c : session_.heuristic(asked, 64, &reason))
+        if (c.config.algo_id == algo_id) choices.push_back(std::move(c));
+    }
     for (const auto& c : choices) {
       if (c.config.algo_id != algo_id) continue;
       const lt::LtChoice chosen = session_.with_split(c, split, custom);
