@@ -161,6 +161,7 @@ std::vector<uint32_t> model_of(const Call& c, const Rule& r) {
 struct Ran {
   Call call;
   std::vector<uint32_t> d;
+  lt::LtAlgoConfig config;  // what the library ran
 };
 
 }  // namespace
@@ -204,7 +205,27 @@ LibraryProbe probe_library_kernel(LibraryOracle& oracle, const LibraryKernel& ke
     if (progress) progress(kernel.name() + ": " + s);
   };
   std::mt19937_64 rng(seed);
+  std::vector<Ran> history;  // every call run, for the check of the shipped model
+  // The shipped library model, with the configuration each call ran, on every call of the probe.
+  const auto model_check = [&]() {
+    Verification v{"the library model (rules as shipped) on every call above", 0, 0, ""};
+    for (const auto& r : history) {
+      std::vector<uint32_t> d;
+      try {
+        d = lt::model_d(r.call.call, r.config, r.call.ops);
+      } catch (const std::exception& e) {
+        v.first_mismatch = std::string("the model declines: ") + e.what();
+        v.mismatches = v.outputs = r.d.size();
+        break;
+      }
+      v.outputs += d.size();
+      for (size_t j = 0; j < d.size(); ++j)
+        if (d[j] != r.d[j] && v.mismatches++ == 0) v.first_mismatch = r.call.what + " D[" + std::to_string(j / r.call.call.N) + "][" + std::to_string(j % r.call.call.N) + "]";
+    }
+    out.model_check = v;
+  };
   const auto done = [&]() {
+    if (!history.empty()) model_check();
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return out;
   };
@@ -213,12 +234,17 @@ LibraryProbe probe_library_kernel(LibraryOracle& oracle, const LibraryKernel& ke
     for (auto& c : calls) {
       std::string why;
       lt::LtAlgoConfig cfg;
-      auto d = oracle.run(c.call, kernel.algo_id, c.split, kernel.custom, c.ops, &why, &cfg);
+      // A custom option is a split-K variant (algorithm 55's paired reduction): the library refuses it at
+      // split-K 1, where the kernel runs with option 0.
+      auto d = oracle.run(c.call, kernel.algo_id, c.split, c.split > 1 ? kernel.custom : 0, c.ops, &why, &cfg);
       if (!d) {
         out.stopped = c.what + ": " + why;
         return false;
       }
-      ran.push_back({std::move(c), std::move(*d)});
+      ran.push_back({std::move(c), std::move(*d), cfg});
+      history.push_back(ran.back());
+      const std::string line = ran.back().call.what + ": " + cfg.describe();
+      if (std::find(out.configs.begin(), out.configs.end(), line) == out.configs.end()) out.configs.push_back(line);
     }
     return true;
   };
@@ -363,6 +389,7 @@ LibraryProbe probe_library_kernel(LibraryOracle& oracle, const LibraryKernel& ke
   all_probe.insert(all_probe.end(), epi.begin(), epi.end());
   check("probe calls", all_probe);
   check("fresh random calls (K 3072 and 4096, split-K 1, 2, 3)", fresh);
+
   // The shipped model's rules on the same calls, for the report.
   const auto builtin_plan = [&](size_t K, int S) {
     lt::LtCall c = base_call(kernel, M, N, K);
@@ -420,6 +447,11 @@ std::string library_report_markdown(const std::string& oracle, const std::vector
         << f.inputs << " | " << builtin(p, f.parameter) << " | " << f.detail << " |\n";
     o << "\n| check | outputs | mismatches | first mismatch |\n|---|--:|--:|---|\n";
     for (const auto& v : p.checks) o << "| " << v.what << " | " << v.outputs << " | " << v.mismatches << " | " << v.first_mismatch << " |\n";
+    if (p.model_check.outputs)
+      o << "| " << p.model_check.what << " | " << p.model_check.outputs << " | " << p.model_check.mismatches << " | "
+        << p.model_check.first_mismatch << " |\n";
+    o << "\nConfigurations the library ran:\n\n";
+    for (const auto& c : p.configs) o << "- " << c << "\n";
     o << "\n" << p.seconds << " s.\n";
   }
   return o.str();

@@ -35,6 +35,8 @@ struct LibraryProbe {
   std::vector<Finding> findings;  // with the built-in model's value in `detail` where it differs
   std::vector<Verification> checks;
   std::vector<std::pair<std::string, std::string>> builtin;  // parameter -> the shipped model's value
+  Verification model_check;          // the shipped library model on every call, with the configuration that ran
+  std::vector<std::string> configs;  // each call's configuration, as the library reported it
   double seconds = 0;
   bool reproduced() const;
 };
