@@ -220,6 +220,20 @@ Experiment specials_cases(const ValueMaker& v) {
     for (int k = 0; k < in.k; ++k) b.raw(k, nzero_a, one_b, "-0*1");
     b.c_raw(nzero_c, "-0").into(e);
   }
+  // The sign of a zero result: every product and c zero, with each combination of signs.
+  const uint32_t pzero_a = ref::zero_bits(fa, false), nzero_b = ref::zero_bits(fb, true), pzero_c = ref::zero_bits(fc, false);
+  const uint32_t none_b = *exact_bits(fb, true, 1, 0);
+  const auto all_k = [&](uint32_t a, uint32_t b, const std::string& what, uint32_t c, const std::string& cwhat) {
+    CaseBuilder x(v);
+    for (int k = 0; k < in.k; ++k) x.raw(k, a, b, what);
+    x.c_raw(c, cwhat).into(e);
+  };
+  all_k(*exact_bits(fa, false, 1, 0), nzero_b, "1*-0", nzero_c, "-0");
+  all_k(nzero_a, none_b, "-0*-1", nzero_c, "-0");
+  all_k(nzero_a, one_b, "-0*1", pzero_c, "+0");
+  all_k(pzero_a, one_b, "+0*1", nzero_c, "-0");
+  CaseBuilder(v).at(0, 1, 0).at(1, -1, 0).c_raw(nzero_c, "-0").into(e);    // exact cancellation, c = -0
+  CaseBuilder(v).at(0, -1, 0).at(1, 1, 0).c_raw(nzero_c, "-0").into(e);
   CaseBuilder(v).at(0, 1, 0).at(1, -1, 0).into(e);                       // exact zero sum: its sign
   CaseBuilder(v).at(0, -1, 0).c(1, 0).into(e);
   CaseBuilder(v).raw(0, sub_a, one_b, "subnormal*1").into(e);           // subnormal operand

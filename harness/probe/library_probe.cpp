@@ -330,13 +330,13 @@ LibraryProbe probe_library_kernel(LibraryOracle& oracle, const LibraryKernel& ke
   {
     std::vector<std::pair<std::map<std::string, std::string>, Rule>> cands;
     for (const char* red : {"slice order", "paired", "reversed"}) {
-      for (size_t g : {8, 16, 32, 64, 128, 256}) {
+      for (size_t g : {8, 16, 32, 64, 128, 256, 512, 1024}) {
         Rule r = rule;
         r.grain = g;
         r.reduction = red;
         cands.push_back({{{"slicing", slicing_text(r)}, {"reduction", red}}, r});
       }
-      for (size_t b : {4, 8, 16, 32}) {
+      for (size_t b : {4, 8, 16, 32, 64, 128, 256}) {
         Rule r = rule;
         r.interleave = b;
         r.reduction = red;
