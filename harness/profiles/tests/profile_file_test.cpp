@@ -175,6 +175,22 @@ TEST(ProfileCli, T2RunsUnderAProfileFile) {
   EXPECT_EQ(status_of("", " --profile " + wrong.string() + t2), 1);
   EXPECT_EQ(status_of("", t2 + " --profile " + wrong.string()), 1);  // after the subcommand
   EXPECT_EQ(status_of("MMAEMU_PROFILE=" + wrong.string() + " ", t2), 1);
+  // T3 under a profile no built-in one has (blocks of 4, F = 21, floor truncation, nearest-even): the
+  // host kernels follow the file's parameters as the reference does.
+  auto unusual = builtin_as_file(ref::Arch::sm90);
+  unusual.keep_builtin = true;
+  for (auto& m : unusual.instructions)
+    if (m.instr.name == "mma.m16n8k16.f32.bf16.bf16.f32") {
+      m.block.block_k = 4;
+      m.block.frac_bits = 21;
+      m.block.truncation = ref::Truncation::floor;
+      m.block.rounding = ref::Rounding::nearest_even;
+      m.block.zero_product_exp = -100;
+    }
+  const auto unusual_file = write("sm90-unusual.yaml", profiles::profile_yaml(unusual));
+  EXPECT_EQ(status_of("MMAEMU_PROFILE=" + unusual_file.string() + " ",
+                      " run " + std::string(MMAEMU_SOURCE_DIR) + "/tiers/T3.yaml --suite t3-host-quick --report-dir " + dir.string()),
+            0);
   // A bad file is exit 2 naming it, line and column.
   const auto broken = write("broken.yaml", "mmaemu-profile: 1\nprofile: t\narch: sm90\ninstructions: 3\n");
   EXPECT_EQ(status_of("", " info --profile " + broken.string()), 2);
