@@ -42,9 +42,13 @@ struct Rule {
       p.chunk = ((c.K + g - 1) / g + S - 1) / S * g;
       existing = std::clamp<size_t>((c.K + p.chunk - 1) / p.chunk, 1, S);
     }
-    p.reduction = reduction == "reversed" ? ref::slice_reduction_order(existing, false)
-                                          : ref::slice_reduction_order(existing, reduction == "paired");
-    if (reduction == "reversed") std::reverse(p.reduction.begin(), p.reduction.end());
+    if (reduction == "adjacent pairs") {  // (p0 + p1) + (p2 + p3) + ...: a tree's first level
+      for (size_t t = 0; t < existing; t += 2) p.reduction.push_back(t + 1 < existing ? ref::ReductionStep{t, t + 1} : ref::ReductionStep{t});
+    } else {
+      p.reduction = reduction == "reversed" ? ref::slice_reduction_order(existing, false)
+                                            : ref::slice_reduction_order(existing, reduction == "paired");
+      if (reduction == "reversed") std::reverse(p.reduction.begin(), p.reduction.end());
+    }
     p.beta_fma = S > 1 ? beta_fma_split : beta_fma_single;
     p.alpha = !is_fp8(c.a) ? c.alpha : alpha_scales_first ? c.alpha * (c.scale_a * c.scale_b) : c.alpha * c.scale_a * c.scale_b;
     return p;
@@ -329,7 +333,7 @@ LibraryProbe probe_library_kernel(LibraryOracle& oracle, const LibraryKernel& ke
   if (!run_all(std::move(split_calls), split)) return done();
   {
     std::vector<std::pair<std::map<std::string, std::string>, Rule>> cands;
-    for (const char* red : {"slice order", "paired", "reversed"}) {
+    for (const char* red : {"slice order", "paired", "reversed", "adjacent pairs"}) {
       for (size_t g : {8, 16, 32, 64, 128, 256, 512, 1024}) {
         Rule r = rule;
         r.grain = g;
