@@ -58,6 +58,7 @@ arith::InstrParams instr_params(const ref::InstructionModel& m) {
   p.block.round_nearest = bm.rounding == ref::Rounding::nearest_even;
   p.block.rz_overflow_to_inf = bm.rz_overflow_to_inf;
   p.block.tf32_input_nearest = bm.tf32_input == ref::Rounding::nearest_even;
+  p.block.zero_result_positive = bm.zero_result_positive;
   if (m.instr.scale) {
     p.scale.present = true;
     p.scale.ue4m3 = m.instr.scale->format == ref::FormatId::ue4m3;

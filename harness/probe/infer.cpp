@@ -423,6 +423,7 @@ const InstructionProbe& Prober::probe(const std::string& name) {
     check_all();
   };
 
+  try {
   // fp64: DMMA has no block; the candidate is the IEEE fma chain, checked on the random families.
   if (in.a == ref::FormatId::fp64) {
     out.model = InstructionModel{oracle_.arch(), in, {}, std::nullopt, true};
@@ -568,9 +569,31 @@ const InstructionProbe& Prober::probe(const std::string& name) {
       }
     }
   }
-  // 6. Special values and subnormals: checked against the model's fixed rules.
+  // 6. Special values and subnormals: the sign of a zero result decided, the rest checked against the
+  // model's fixed rules.
   {
     const Ran& sp = run(specials_cases(v));
+    if (!model->lowering) {
+      std::vector<Candidate> zs;
+      for (const auto& w : profiles::zero_sign_words()) {
+        InstructionModel m = *model;
+        m.block.zero_result_positive = w.value;
+        zs.push_back({{{"zero-sign", std::string(w.text)}}, m});
+      }
+      // Decided on the zero-sign cases alone: the other specials are checked below, whatever this says.
+      Ran zero_cases{Experiment{"specials", sp.experiment.isolates, {}}, {}, {}};
+      for (size_t i = 0; i < sp.experiment.cases.size(); ++i) {
+        bool all_zero = true;
+        const ProbeCase& pc = sp.experiment.cases[i];
+        for (int k = 0; k < in.k; ++k)
+          all_zero &= ref::decode(in.a, pc.a[k]).cls == ref::ValueClass::zero || ref::decode(in.b, pc.b[k]).cls == ref::ValueClass::zero;
+        if (all_zero && ref::decode(in.c, pc.c).cls == ref::ValueClass::zero) {
+          zero_cases.experiment.cases.push_back(pc);
+          zero_cases.results.push_back(sp.results[i]);
+        }
+      }
+      if (auto m = decide(zs, zero_cases, {{"zero-sign", "ieee"}}, out.findings, &stop)) model = m;
+    }
     size_t agree = 0, flushed_agree = 0, subnormal_cases = 0;
     std::string first;
     for (size_t i = 0; i < sp.experiment.cases.size(); ++i) {
@@ -605,6 +628,11 @@ const InstructionProbe& Prober::probe(const std::string& name) {
   verify();
   if (resolve_by_random_tiles(out, ran_all.back().tiles)) check_all();
   return finish();
+  } catch (const std::runtime_error& e) {
+    // The oracle could not answer (a CUDA error, an output the recordings lack): the instruction stops.
+    out.stopped = std::string("the oracle failed: ") + e.what();
+    return finish();
+  }
 }
 
 }  // namespace mmaemu::probe

@@ -1,6 +1,7 @@
 // What the probe asks: D for whole tiles of one instruction, from the GPU at hand or, for tests and
 // dry runs, from a model. The probe sees nothing else of it: run blind, it learns only from D.
 #pragma once
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,6 +30,10 @@ class Oracle {
 
 // The reference model of `arch` as installed (the built-in profile or a --profile file).
 std::unique_ptr<Oracle> reference_oracle(ref::Arch arch);
+
+// Recorded outputs (fixture sets: a probe's, a recorder's) looked up by their inputs: the inference run
+// again without the GPU. Throws std::invalid_argument when a set cannot be read.
+std::unique_ptr<Oracle> recorded_oracle(const std::vector<std::filesystem::path>& fixture_sets);
 
 // The GPU `device` with the recorder's kernels; nullptr with *why when there is no usable GPU or the
 // program was built without CUDA.

@@ -10,8 +10,12 @@ std::shared_ptr<ProbeRunOptions> add_probe_options(CLI::App& cmd) {
   cmd.add_option("--fresh-seed", o->fresh_seed, "Seed of the fresh recording (default: derived from --seed)");
   cmd.add_option("--fresh-tiles-per-family", o->fresh_tiles_per_family,
                  "Tiles per family of the fresh recording (default: >= 50,000 outputs)");
-  cmd.add_option("--oracle", o->oracle, "gpu (default), or reference: probe the reference model of --arch (a dry run)")
-      ->check(CLI::IsMember({"gpu", "reference"}));
+  cmd.add_option("--oracle", o->oracle,
+                 "gpu (default); reference: probe the reference model of --arch (a dry run); recorded:DIR[,DIR]: "
+                 "the outputs of fixture sets (a probe's own, a recorder's), looked up by their inputs")
+      ->check([](const std::string& v) {
+        return v == "gpu" || v == "reference" || v.rfind("recorded:", 0) == 0 ? std::string() : "gpu, reference or recorded:DIR[,DIR]";
+      });
   cmd.add_option("--arch", o->arch, "The reference oracle's architecture");
   cmd.add_option("--device", o->device, "CUDA device index")->capture_default_str();
   cmd.add_option("--cublaslt", o->library_kernels,

@@ -58,6 +58,7 @@ std::string builtin_value(const ref::InstructionModel& m, const std::string& par
   if (parameter == "rounding") return std::string(word_of(rounding_words(), b.rounding));
   if (parameter == "overflow") return std::string(word_of(overflow_words(), b.rz_overflow_to_inf));
   if (parameter == "zero-product-exp") return zero_exp_word(b.zero_product_exp);
+  if (parameter == "zero-sign") return std::string(word_of(zero_sign_words(), b.zero_result_positive));
   if (parameter == "tf32-input") return std::string(word_of(rounding_words(), b.tf32_input));
   return "";
 }

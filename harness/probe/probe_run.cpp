@@ -22,11 +22,22 @@ namespace fs = std::filesystem;
 // The parameters a profile file holds, compared one by one with the built-in profile.
 const std::vector<std::string>& compared_parameters() {
   static const std::vector<std::string> p = {"form",   "k",        "lowered",  "frac-bits",        "truncation",
-                                             "result", "rounding", "overflow", "zero-product-exp", "tf32-input"};
+                                             "result", "rounding", "overflow", "zero-product-exp", "zero-sign",
+                                             "tf32-input"};
   return p;
 }
 
 std::unique_ptr<Oracle> open_oracle(const ProbeRunOptions& o) {
+  if (o.oracle.rfind("recorded:", 0) == 0) {
+    std::vector<fs::path> sets;
+    std::string list = o.oracle.substr(9);
+    for (size_t at = 0; at <= list.size();) {
+      const size_t comma = std::min(list.find(',', at), list.size());
+      if (comma > at) sets.push_back(list.substr(at, comma - at));
+      at = comma + 1;
+    }
+    return recorded_oracle(sets);
+  }
   if (o.oracle == "reference") {
     const auto arch = ref::parse_arch(o.arch);
     if (!arch) throw InputError("--arch", "the reference oracle needs --arch (sm70 ... sm120), got '" + o.arch + "'");

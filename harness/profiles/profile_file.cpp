@@ -31,7 +31,7 @@ const Schema& block_schema() {
       required_key("result", ValueType::string),      required_key("rounding", ValueType::string),
       optional_key("truncation", ValueType::string),  optional_key("zero-product-exp", ValueType::string),
       optional_key("overflow", ValueType::string),    optional_key("tf32-input", ValueType::string),
-      optional_key("group-k", ValueType::integer),
+      optional_key("group-k", ValueType::integer),    optional_key("zero-sign", ValueType::string),
   };
   return s;
 }
@@ -78,6 +78,7 @@ ref::BlockModel read_block(const YAML::Node& node, const std::string& file) {
   b.zero_product_exp = zero_exp(v);
   b.rz_overflow_to_inf = word(v, "overflow", overflow_words(), true);
   b.tf32_input = word(v, "tf32-input", rounding_words(), ref::Rounding::toward_zero);
+  b.zero_result_positive = word(v, "zero-sign", zero_sign_words(), false);
   if (v.count("group-k")) b.group_k = in_range(v.at("group-k"), "group-k", 0, 1024);
   return b;
 }
@@ -166,7 +167,8 @@ std::string describe_model(const ref::InstructionModel& m) {
   const ref::BlockModel& b = m.block;
   s << "block k=" << b.block_k << " frac-bits=" << b.frac_bits << " truncation=" << word_of(truncation_words(), b.truncation)
     << " zero-product-exp=" << zero_exp_word(b.zero_product_exp) << " result=" << word_of(block_result_words(), b.block_result)
-    << " rounding=" << word_of(rounding_words(), b.rounding) << " overflow=" << word_of(overflow_words(), b.rz_overflow_to_inf);
+    << " rounding=" << word_of(rounding_words(), b.rounding) << " overflow=" << word_of(overflow_words(), b.rz_overflow_to_inf)
+    << " zero-sign=" << word_of(zero_sign_words(), b.zero_result_positive);
   if (m.instr.a == ref::FormatId::tf32) s << " tf32-input=" << word_of(rounding_words(), b.tf32_input);
   if (m.instr.scale) s << " group-k=" << b.group_k;
   return s.str();
@@ -193,6 +195,7 @@ bool same_model(const ref::InstructionModel& x, const ref::InstructionModel& y, 
     check(a.block_result == b.block_result, "result");
     check(a.rounding == b.rounding, "rounding");
     check(a.rz_overflow_to_inf == b.rz_overflow_to_inf, "overflow");
+    check(a.zero_result_positive == b.zero_result_positive, "zero-sign");
     if (x.instr.a == ref::FormatId::tf32) check(a.tf32_input == b.tf32_input, "tf32-input");
     if (x.instr.scale) check(a.group_k == b.group_k, "group-k");
   }

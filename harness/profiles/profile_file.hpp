@@ -8,7 +8,8 @@
 //   instructions:
 //     - instr: mma.m16n8k16.f32.f16.f16.f32
 //       block: {k: 16, frac-bits: 25, truncation: toward-zero, zero-product-exp: -133,
-//               result: fp32, rounding: toward-zero, overflow: inf, tf32-input: toward-zero, group-k: 0}
+//               result: fp32, rounding: toward-zero, overflow: inf, zero-sign: positive,
+//               tf32-input: toward-zero, group-k: 0}
 //     - instr: mma.m16n8k32.f32.e4m3.e4m3.f32
 //       lowered: {via: mma.m16n8k16.f32.f16.f16.f32, parts: 2, run: 2}
 //     - instr: mma.m16n8k8.f64.f64.f64.f64

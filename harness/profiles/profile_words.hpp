@@ -32,6 +32,11 @@ inline const std::vector<Word<bool>>& overflow_words() {
   static const std::vector<Word<bool>> w = {{"inf", true}, {"max-finite", false}};
   return w;
 }
+// The sign of a block whose terms are all zero: IEEE's (-0 when every term is -0), or always +0.
+inline const std::vector<Word<bool>>& zero_sign_words() {
+  static const std::vector<Word<bool>> w = {{"ieee", false}, {"positive", true}};
+  return w;
+}
 // The formats a block may round to.
 inline const std::vector<Word<ref::FormatId>>& block_result_words() {
   static const std::vector<Word<ref::FormatId>> w = {

@@ -14,7 +14,8 @@ void write_block(std::ostream& o, const ref::InstructionModel& m) {
     << ", zero-product-exp: " << zero_exp_word(b.zero_product_exp)
     << ", result: " << word_of(block_result_words(), b.block_result)
     << ", rounding: " << word_of(rounding_words(), b.rounding)
-    << ", overflow: " << word_of(overflow_words(), b.rz_overflow_to_inf);
+    << ", overflow: " << word_of(overflow_words(), b.rz_overflow_to_inf)
+    << ", zero-sign: " << word_of(zero_sign_words(), b.zero_result_positive);
   if (m.instr.a == ref::FormatId::tf32) o << ", tf32-input: " << word_of(rounding_words(), b.tf32_input);
   if (m.instr.scale) o << ", group-k: " << b.group_k;
   o << "}\n";

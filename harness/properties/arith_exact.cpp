@@ -118,7 +118,7 @@ void no_alignment_loss_case(const InstructionModel& m) {
   const gen::FormatBits acc(bm.block_result);
   uint32_t want;
   if (all_zero) {
-    want = acc.zero(all_neg_zero);
+    want = acc.zero(all_neg_zero && !bm.zero_result_positive);  // Hopper's zero results are +0
   } else if (sum == 0) {
     want = acc.zero(false);
   } else {

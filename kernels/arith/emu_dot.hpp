@@ -101,14 +101,14 @@ struct BlockScan {
 };
 
 // A block's result from its scan and the exact sum of its truncated terms (units of 2^(emax - F)):
-// +-0 when every term was zero (-0 only when all were -0), else the sum rounded once, a non-zero sum
-// that rounds to zero giving +0 whatever its sign.
+// +-0 when every term was zero (-0 only when all were -0, and never where the profile's zero results
+// are +0), else the sum rounded once, a non-zero sum that rounds to zero giving +0 whatever its sign.
 MMAEMU_HD uint32_t block_result(const BlockScan& scan, int64_t sum) {
   const BlockParams& bp = scan.bp;
   const FmtParams& out = bp.result;
   const bool all_zero = scan.all_zero, all_neg_zero = scan.all_neg_zero;
   const int emax = scan.emax;
-  if (all_zero) return zero_bits(out, all_neg_zero);
+  if (all_zero) return zero_bits(out, all_neg_zero && !bp.zero_result_positive);
   const bool neg = sum < 0;
   const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(sum) : static_cast<uint64_t>(sum);
   const uint32_t r = round_to(out, neg, mag, emax - bp.F, bp.round_nearest, bp.rz_overflow_to_inf);

@@ -38,6 +38,7 @@ struct BlockParams {
   bool round_nearest = false;        // false: toward zero
   bool rz_overflow_to_inf = true;    // an RZ overflow gives Inf, not the largest finite value
   bool tf32_input_nearest = false;   // fp32 patterns read as tf32 by RNE (else by dropping bits)
+  bool zero_result_positive = false; // all terms zero: +0 whatever their signs (else -0 when all are -0)
 };
 
 // The scale operands of a block-scaled instruction: one per `block` consecutive k of A's row and of B's

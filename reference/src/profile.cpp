@@ -38,6 +38,11 @@ BlockModel e8m13_acc(int L, int frac_bits, int zero_exp = INT_MIN) {
   return b;
 }
 
+BlockModel positive_zero(BlockModel b) {
+  b.zero_result_positive = true;
+  return b;
+}
+
 // --- catalogue builders ---------------------------------------------------------------------------
 struct Builder {
   Arch arch;
@@ -168,9 +173,10 @@ std::vector<InstructionModel> build(Arch arch) {
       break;
     }
     case Arch::sm90: {  // Hopper: 16-element blocks with 25 fraction bits; FP8 32-element, e8m13
-      const BlockModel f32 = fp32_acc(16, 25, -133), f16 = fp16_acc(16, 25, -21),
-                       tf = fp32_acc(8, 25, -133), f8 = e8m13_acc(32, 13, -133),
-                       f8h = fp16_acc(32, 13, -21);
+      // Zero results are +0 whatever the signs of the zero terms (the H200, reports/h200/probe).
+      const BlockModel f32 = positive_zero(fp32_acc(16, 25, -133)), f16 = positive_zero(fp16_acc(16, 25, -21)),
+                       tf = positive_zero(fp32_acc(8, 25, -133)), f8 = positive_zero(e8m13_acc(32, 13, -133)),
+                       f8h = positive_zero(fp16_acc(32, 13, -21));
       for (int k : {8, 16}) {
         c.mma(16, 8, k, F::fp16, f32, &f16);
         c.mma(16, 8, k, F::bf16, f32);

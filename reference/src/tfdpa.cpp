@@ -59,7 +59,7 @@ uint32_t round_block_sum(const BlockModel& bm, __int128 sum, int emax) {
 
 // A block's alignment exponent: the largest exponent of its terms (products' ea+eb, c's exponent).
 // Zero terms take the profile's fixed exponent, when it has one. When every term is zero the block is
-// a zero, negative only when every term is -0.
+// a zero: negative only when every term is -0, and never where the profile says zero results are +0.
 struct Alignment {
   const BlockModel& bm;
   int emax = INT32_MIN;
@@ -72,7 +72,7 @@ struct Alignment {
     all_zero = false;
     emax = std::max(emax, exp);
   }
-  uint32_t zero_result() const { return zero_bits(bm.block_result, all_neg_zero); }
+  uint32_t zero_result() const { return zero_bits(bm.block_result, all_neg_zero && !bm.zero_result_positive); }
 };
 
 // The finite part of a block: c (when given) + sum of n products, aligned to the largest exponent,

@@ -151,12 +151,24 @@ TEST(Model, ZeroProductsAlignAtTheProfilesFixedExponent) {
 }
 
 TEST(Model, AnAllZeroBlockIsNegativeOnlyWhenEveryTermIsMinusZero) {
-  const auto& m = lookup(Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32");
+  const auto& m = lookup(Arch::sm80, "mma.m16n8k16.f32.f16.f16.f32");  // IEEE's zero sign (MMA-Sim's model)
   std::vector<uint32_t> a(16, 0x8000), b(16, kZero16);  // every product -0
   EXPECT_EQ(dot(m, a.data(), b.data(), 0x80000000), 0x80000000u);
   EXPECT_EQ(dot(m, a.data(), b.data(), 0x00000000), 0x00000000u);
   b[5] = 0x8000;  // one product +0
   EXPECT_EQ(dot(m, a.data(), b.data(), 0x80000000), 0x00000000u);
+}
+
+// The H200 returns +0 when every term is -0 (every block instruction, `mmaemu probe`'s zero-sign cases,
+// reports/h200/probe), and no H200 recording holds a -0 result: Hopper's zero results are +0.
+TEST(Model, HopperZeroResultsArePositive) {
+  for (const char* name : {"mma.m16n8k16.f32.f16.f16.f32", "wgmma.m64n8k32.f32.e4m3.e4m3", "mma.m16n8k16.f16.f16.f16.f16"}) {
+    const auto& m = lookup(Arch::sm90, name);
+    std::vector<uint32_t> a(m.instr.k, m.instr.a == FormatId::e4m3 ? 0x80u : 0x8000u), b(m.instr.k, 0);
+    b.assign(m.instr.k, m.instr.b == FormatId::e4m3 ? 0x38u : 0x3C00u);  // -0 * 1
+    const uint32_t c = m.instr.c == FormatId::fp16 ? 0x8000u : 0x80000000u;
+    EXPECT_EQ(dot(m, a.data(), b.data(), c), 0u) << name;
+  }
 }
 
 TEST(Gemm, PaddingPastKIsPlusZero) {

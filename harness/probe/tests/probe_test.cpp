@@ -21,7 +21,8 @@ namespace fs = std::filesystem;
 namespace {
 
 const std::vector<std::string> kParameters = {"form",   "k",        "lowered",  "frac-bits",        "truncation",
-                                              "result", "rounding", "overflow", "zero-product-exp", "tf32-input"};
+                                              "result", "rounding", "overflow", "zero-product-exp", "zero-sign",
+                                              "tf32-input"};
 
 probe::ProbeOptions quick() {
   probe::ProbeOptions o;

@@ -41,6 +41,10 @@ struct BlockModel {
   // (a group whose products are all zero, or whose scale is zero, is a zero term). MMA-Sim 2.1.1 calls
   // these ST-FDPA and GST-FDPA.
   int group_k = 0;
+  // A block whose terms (products and c) are all zero: +0 whatever their signs (the H200: `mmaemu probe`
+  // found -0 products with a -0 c give +0 on every instruction, and no H200 recording holds a -0
+  // result), or, when false, -0 exactly when every term is -0 (IEEE's rule for sums; MMA-Sim's model).
+  bool zero_result_positive = false;
 };
 
 struct InstructionModel;
