@@ -56,20 +56,31 @@ record::InstructionRecording pack(const ref::Instruction& in, const std::vector<
   return r;
 }
 
-// Each case's D from the oracle's tiles; throws when two copies of one case differ.
-std::vector<uint32_t> case_results(const record::InstructionRecording& r, size_t count) {
+// Each case's D from the oracle's tiles (the first copy the oracle gave; a case none of whose copies
+// it gave is marked in *missing); throws when two copies of one case differ.
+std::vector<uint32_t> case_results(const record::InstructionRecording& r, size_t count, const std::vector<bool>& unanswered,
+                                   std::vector<bool>* missing) {
   const ref::Instruction& in = r.instr;
   const int P = cases_per_tile(in), M = in.m, N = in.n;
   std::vector<uint32_t> out(count);
+  const auto given = [&](size_t o) { return unanswered.empty() || !unanswered[o]; };
+  if (!unanswered.empty()) missing->assign(count, true);
   for (size_t i = 0; i < count; ++i) {
     const size_t t = i / P;
     const int slot = static_cast<int>(i % P);
-    out[i] = r.d[(t * M + slot) * N + slot];
+    bool first = true;
     for (int row = slot; row < M; row += P)
-      for (int n = slot; n < N; n += P)
-        if (r.d[(t * M + row) * N + n] != out[i])
-          throw std::runtime_error(in.name + ": the same inputs gave " + hex(out[i]) + " and " +
-                                   hex(r.d[(t * M + row) * N + n]) + " in one launch");
+      for (int n = slot; n < N; n += P) {
+        const size_t o = (t * M + row) * N + n;
+        if (!given(o)) continue;
+        if (first) {
+          out[i] = r.d[o];
+          first = false;
+          if (!unanswered.empty()) (*missing)[i] = false;
+        }
+        if (r.d[o] != out[i])
+          throw std::runtime_error(in.name + ": the same inputs gave " + hex(out[i]) + " and " + hex(r.d[o]) + " in one launch");
+      }
   }
   return out;
 }
@@ -78,6 +89,14 @@ struct Ran {
   Experiment experiment;
   record::InstructionRecording tiles;  // with d
   std::vector<uint32_t> results;       // per case
+  std::vector<bool> unanswered = {};   // per output of tiles: the oracle could not give it (recordings)
+  std::vector<bool> case_missing = {}; // per case: its output was not given; left out of every comparison
+  bool answered(size_t i) const { return case_missing.empty() || !case_missing[i]; }
+  size_t answered_cases() const {
+    size_t n = 0;
+    for (size_t i = 0; i < experiment.cases.size(); ++i) n += answered(i);
+    return n;
+  }
 };
 
 // --- candidates ---------------------------------------------------------------------------------------
@@ -98,6 +117,7 @@ Verdict judge(const std::vector<Candidate>& candidates, const Ran& ran) {
   for (const Candidate& c : candidates) {
     size_t agree = 0, first_miss = SIZE_MAX;
     for (size_t i = 0; i < ran.experiment.cases.size(); ++i) {
+      if (!ran.answered(i)) continue;
       const ProbeCase& pc = ran.experiment.cases[i];
       if (ref::dot(c.model, pc.a.data(), pc.b.data(), pc.c) == ran.results[i])
         ++agree;
@@ -134,7 +154,7 @@ std::optional<InstructionModel> decide(const std::vector<Candidate>& candidates,
                                        const std::vector<std::pair<std::string, std::string>>& parameter_defaults,
                                        std::vector<Finding>& findings, std::string* stop) {
   const Verdict v = judge(candidates, ran);
-  const size_t n = ran.experiment.cases.size();
+  const size_t n = ran.answered_cases();
   if (v.matching.empty()) {
     std::string detail = "no candidate reproduces all " + std::to_string(n) + " cases";
     if (v.nearest) {
@@ -239,13 +259,19 @@ ProbeCase flushed(const ProbeCase& pc, const ref::Instruction& in) {
   return f;
 }
 
-Verification compare(const std::string& what, const InstructionModel& m, const record::InstructionRecording& r) {
+Verification compare(const std::string& what, const InstructionModel& m, const record::InstructionRecording& r,
+                     const std::vector<bool>& unanswered = {}) {
   Verification v{what, r.outputs(), 0, ""};
   std::vector<uint32_t> expect(r.d.size());
   ref::mma(m, static_cast<size_t>(r.tiles), r.a.data(), r.b.data(), r.c.data(), expect.data(),
            r.sa.empty() ? nullptr : r.sa.data(), r.sb.empty() ? nullptr : r.sb.data());
   const int w = ref::words_per_element(r.instr.d);
   for (size_t i = 0; i < r.outputs(); ++i) {
+    if (!unanswered.empty() && unanswered[i]) {
+      --v.outputs;
+      ++v.unanswered;
+      continue;
+    }
     bool same = true;
     for (int j = 0; j < w; ++j) same &= expect[i * w + j] == r.d[i * w + j];
     if (same) continue;
@@ -282,7 +308,7 @@ void set_parameter(InstructionModel& m, const std::string& param, const std::str
 // experiment (the preferred value written), the random tiles decide between the values that fit: every
 // combination of the alternatives is tried on them, and the one that reproduces all of them is kept
 // (its findings then say "random"). The fresh recording is checked again with it.
-bool resolve_by_random_tiles(InstructionProbe& out, const record::InstructionRecording& own) {
+bool resolve_by_random_tiles(InstructionProbe& out, const record::InstructionRecording& own, const std::vector<bool>& unanswered) {
   size_t misses = 0;
   for (const auto& c : out.checks) misses += c.mismatches;
   if (!misses || !out.model || out.model->lowering || out.model->fma_chain) return false;
@@ -300,7 +326,7 @@ bool resolve_by_random_tiles(InstructionProbe& out, const record::InstructionRec
       values.push_back(open[j]->alternatives[rest % open[j]->alternatives.size()]);
       set_parameter(m, open[j]->parameter, values.back());
     }
-    if (compare("", m, own).mismatches == 0) fitting.push_back(values);
+    if (compare("", m, own, unanswered).mismatches == 0) fitting.push_back(values);
   }
   if (fitting.empty()) return false;  // the checks keep their misses and say so
   // A parameter on which every fitting combination agrees is decided by the random tiles; one on which
@@ -386,12 +412,23 @@ const InstructionProbe& Prober::probe(const std::string& name) {
     Ran r{std::move(e), {}, {}};
     r.tiles = pack(in, r.experiment.cases);
     r.tiles.d = oracle_.run(r.tiles);
-    r.results = case_results(r.tiles, r.experiment.cases.size());
+    if (const auto* u = oracle_.unanswered()) r.unanswered = *u;
+    r.results = case_results(r.tiles, r.experiment.cases.size(), r.unanswered, &r.case_missing);
     ran_all.push_back(std::move(r));
     return ran_all.back();
   };
+  std::vector<bool> fresh_unanswered;  // the fresh recording's outputs the oracle could not give
   const auto finish = [&]() -> const InstructionProbe& {
-    for (const Ran& r : ran_all) append_tiles(out.probe_tiles, r.tiles, "probe-" + r.experiment.name);
+    for (const Ran& r : ran_all) {
+      append_tiles(out.probe_tiles, r.tiles, "probe-" + r.experiment.name);
+      for (bool u : r.unanswered) out.unanswered_outputs += u;
+    }
+    for (bool u : fresh_unanswered) out.unanswered_outputs += u;
+    for (const Ran& r : ran_all) {
+      std::vector<bool> u = r.unanswered.empty() ? std::vector<bool>(r.tiles.outputs(), false) : r.unanswered;
+      out.probe_unanswered.insert(out.probe_unanswered.end(), u.begin(), u.end());
+    }
+    out.fresh_unanswered = fresh_unanswered;
     out.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     in_progress_.erase(std::find(in_progress_.begin(), in_progress_.end(), name));
     auto& slot = done_[name];
@@ -399,9 +436,10 @@ const InstructionProbe& Prober::probe(const std::string& name) {
     return *slot;
   };
   // Random tiles of the recorder's families (the probe's own) and the fresh recording (independent).
-  const auto random_tiles = [&](uint64_t seed, int per_family) {
+  const auto random_tiles = [&](uint64_t seed, int per_family, std::vector<bool>* unanswered) {
     record::InstructionRecording r = record::plan_recording(in, seed, per_family);
     r.d = oracle_.run(r);
+    if (const auto* u = oracle_.unanswered()) *unanswered = *u;
     return r;
   };
   // The random tiles join the probe's fixture (family probe-random); the fresh recording stays apart.
@@ -411,15 +449,17 @@ const InstructionProbe& Prober::probe(const std::string& name) {
       out.checks.push_back(compare(r.experiment.name == "random"
                                        ? "random tiles of the probe (seed " + std::to_string(options_.seed) + ")"
                                        : "probe-" + r.experiment.name + " (all outputs)",
-                                   *out.model, r.tiles));
-    out.checks.push_back(compare("fresh recording (seed " + std::to_string(options_.fresh_seed) + ")", *out.model, out.fresh));
+                                   *out.model, r.tiles, r.unanswered));
+    out.checks.push_back(compare("fresh recording (seed " + std::to_string(options_.fresh_seed) + ")", *out.model, out.fresh,
+                                 fresh_unanswered));
   };
   const auto verify = [&]() {
     say("verifying");
-    Ran r{Experiment{"random", "the recorder's families", {}}, random_tiles(options_.seed, 4), {}};
+    Ran r{Experiment{"random", "the recorder's families", {}}, {}, {}};
+    r.tiles = random_tiles(options_.seed, 4, &r.unanswered);
     ran_all.push_back(std::move(r));
     const int fresh_per = options_.fresh_tiles_per_family ? options_.fresh_tiles_per_family : record::default_tiles_per_family(in);
-    out.fresh = random_tiles(options_.fresh_seed, fresh_per);
+    out.fresh = random_tiles(options_.fresh_seed, fresh_per, &fresh_unanswered);
     check_all();
   };
 
@@ -583,6 +623,7 @@ const InstructionProbe& Prober::probe(const std::string& name) {
       // Decided on the zero-sign cases alone: the other specials are checked below, whatever this says.
       Ran zero_cases{Experiment{"specials", sp.experiment.isolates, {}}, {}, {}};
       for (size_t i = 0; i < sp.experiment.cases.size(); ++i) {
+        if (!sp.answered(i)) continue;
         bool all_zero = true;
         const ProbeCase& pc = sp.experiment.cases[i];
         for (int k = 0; k < in.k; ++k)
@@ -597,6 +638,7 @@ const InstructionProbe& Prober::probe(const std::string& name) {
     size_t agree = 0, flushed_agree = 0, subnormal_cases = 0;
     std::string first;
     for (size_t i = 0; i < sp.experiment.cases.size(); ++i) {
+      if (!sp.answered(i)) continue;
       const ProbeCase& pc = sp.experiment.cases[i];
       const uint32_t want = ref::dot(*model, pc.a.data(), pc.b.data(), pc.c);
       if (want == sp.results[i]) ++agree;
@@ -607,7 +649,15 @@ const InstructionProbe& Prober::probe(const std::string& name) {
         if (ref::dot(*model, f.a.data(), f.b.data(), f.c) == sp.results[i]) ++flushed_agree;
       }
     }
-    const size_t n = sp.experiment.cases.size();
+    const size_t n = sp.answered_cases();
+    if (n == 0) {  // a recorded oracle without this experiment's outputs: nothing checked, and said so
+      for (const char* what : {"nan-inf-zero", "subnormals"})
+        out.findings.push_back({what, "not checked", "specials", 0, FindingStatus::unobservable,
+                                "the oracle gave none of the specials' outputs (not in the recordings)"});
+      out.model = model;
+      verify();
+      return finish();
+    }
     out.findings.push_back({"nan-inf-zero", agree == n ? "the model's rules" : "differs", "specials", n,
                             agree == n ? FindingStatus::checked : FindingStatus::inconsistent, first});
     out.findings.push_back({"subnormals", agree == n ? "kept (not flushed)" : flushed_agree == subnormal_cases ? "flushed" : "?",
@@ -626,7 +676,7 @@ const InstructionProbe& Prober::probe(const std::string& name) {
   }
   out.model = model;
   verify();
-  if (resolve_by_random_tiles(out, ran_all.back().tiles)) check_all();
+  if (resolve_by_random_tiles(out, ran_all.back().tiles, ran_all.back().unanswered)) check_all();
   return finish();
   } catch (const std::runtime_error& e) {
     // The oracle could not answer (a CUDA error, an output the recordings lack): the instruction stops.

@@ -41,6 +41,7 @@ struct Verification {
   size_t outputs = 0;
   size_t mismatches = 0;
   std::string first_mismatch;  // TestFloat style: inputs, expected (model), got (oracle)
+  size_t unanswered = 0;       // outputs the oracle could not give (recordings): in neither count above
 };
 
 struct InstructionProbe {
@@ -51,6 +52,8 @@ struct InstructionProbe {
   record::InstructionRecording probe_tiles;    // every probe tile with the oracle's D (families: probe-*)
   record::InstructionRecording fresh;          // the fresh random recording with the oracle's D
   std::vector<Verification> checks;
+  size_t unanswered_outputs = 0;
+  std::vector<bool> probe_unanswered, fresh_unanswered;  // per output of probe_tiles / fresh (empty: all given)  // outputs the oracle could not give (a recorded oracle): such tiles are no fixture
   double seconds = 0;
 
   bool reproduced() const;  // a model, and every check without a mismatch

@@ -24,6 +24,9 @@ class Oracle {
   // D of every tile of `tiles` (instr, tiles, a, b, c), in the contract layout, widened to words.
   // Throws std::runtime_error with the reason when the run fails.
   virtual std::vector<uint32_t> run(const record::InstructionRecording& tiles) = 0;
+  // Which outputs of the last run() the oracle could not give (recordings that lack them); nullptr when it
+  // gave every one. Those outputs are left out of every comparison and counted apart, never as agreeing.
+  virtual const std::vector<bool>* unanswered() const { return nullptr; }
   // Where the outputs came from, for the fixture manifests (GPU, driver, CUDA; or the model).
   virtual record::Provenance provenance(const std::string& command) const = 0;
 };

@@ -86,9 +86,9 @@ std::string report_markdown(const std::string& oracle, const std::string& comman
     for (const auto& f : p.findings)
       o << "| " << f.parameter << " | " << f.value << " | " << status_name(f.status) << " | " << f.experiment << " | "
         << f.inputs << " | " << (c.builtin ? builtin_value(*c.builtin, f.parameter) : "") << " | " << f.detail << " |\n";
-    o << "\n| check | outputs | mismatches | first mismatch |\n|---|--:|--:|---|\n";
+    o << "\n| check | outputs | mismatches | not in the recordings | first mismatch |\n|---|--:|--:|--:|---|\n";
     for (const auto& v : p.checks)
-      o << "| " << v.what << " | " << v.outputs << " | " << v.mismatches << " | " << v.first_mismatch << " |\n";
+      o << "| " << v.what << " | " << v.outputs << " | " << v.mismatches << " | " << v.unanswered << " | " << v.first_mismatch << " |\n";
     o << "\n" << p.seconds << " s.\n";
   }
   return o.str();
@@ -115,7 +115,7 @@ std::string report_json(const std::string& oracle, const std::string& command, c
                                 {"builtin", c.builtin ? builtin_value(*c.builtin, f.parameter) : ""}});
     for (const auto& v : p.checks)
       ji["checks"].push_back({{"what", v.what}, {"outputs", v.outputs}, {"mismatches", v.mismatches},
-                              {"first_mismatch", v.first_mismatch}});
+                              {"unanswered", v.unanswered}, {"first_mismatch", v.first_mismatch}});
     j["instructions"].push_back(ji);
   }
   return j.dump(2) + "\n";

@@ -80,10 +80,13 @@ Comparison compare_with_builtin(const InstructionProbe& p, ref::Arch arch) {
         c.differs += (c.differs.empty() ? "" : ", ") + param;
   // Whether the built-in model gives the probe's bits anyway (an unobservable parameter differing).
   bool same = true;
-  for (const record::InstructionRecording* r : {&p.probe_tiles, &p.fresh}) {
+  for (const auto& [r, unanswered] : {std::pair{&p.probe_tiles, &p.probe_unanswered}, {&p.fresh, &p.fresh_unanswered}}) {
     std::vector<uint32_t> d(r->d.size());
     ref::mma(*c.builtin, static_cast<size_t>(r->tiles), r->a.data(), r->b.data(), r->c.data(), d.data());
-    same &= d == r->d;
+    const size_t w = ref::words_per_element(r->instr.d);
+    for (size_t i = 0; i < r->outputs(); ++i)
+      if (unanswered->empty() || !(*unanswered)[i])
+        for (size_t j = 0; j < w; ++j) same &= d[i * w + j] == r->d[i * w + j];
   }
   c.same_bits = same;
   return c;
@@ -200,14 +203,16 @@ int run_probe(const ProbeRunOptions& o) {
   for (const InstructionProbe* p : probes) {
     rows.push_back(compare_with_builtin(*p, oracle->arch()));
     all_reproduced &= p->reproduced();
-    if (p->probe_tiles.tiles) probe_recs.push_back(&p->probe_tiles);
-    if (p->fresh.tiles) fresh_recs.push_back(&p->fresh);
+    // Tiles with outputs the oracle could not give hold no D to record: a replay writes no fixtures.
+    if (p->probe_tiles.tiles && !p->unanswered_outputs) probe_recs.push_back(&p->probe_tiles);
+    if (p->fresh.tiles && !p->unanswered_outputs) fresh_recs.push_back(&p->fresh);
     if (!p->reproduced()) continue;
     profile.instructions.push_back(*p->model);
     comments.push_back(evidence_comment(*p));
   }
   fs::create_directories(o.out);
   if (!profile.instructions.empty()) write_file_atomic(o.out / "profile.yaml", profiles::profile_yaml(profile, comments));
+  if (!probe_recs.empty())
   record::write_fixture_set(o.out / "fixtures" / "probe",
                             fixture_set("probe", oracle->arch(), *oracle, o.command_line, probe_recs,
                                         "The inputs of `mmaemu probe`'s experiments (families probe-*) and random tiles "

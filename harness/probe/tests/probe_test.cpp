@@ -145,8 +145,9 @@ TEST(ProbeReference, AnOracleOutsideTheModelIsNotEstablished) {
   EXPECT_TRUE(named) << p.stopped;
 }
 
-// The command: a dry run on the reference writes a profile that replays the probe's recordings in T2;
-// a probe of the GPU without one is exit 2 with the reason.
+// The command: a dry run on the reference writes a profile that replays the probe's recordings in T2,
+// and the recorded oracle infers the same profile from those recordings; a probe of the GPU without one
+// is exit 2 with the reason.
 TEST(ProbeCli, DryRunWritesAProfileThatReplaysInT2) {
   const fs::path out = fs::temp_directory_path() / ("mmaemu-probe-" + std::to_string(::getpid()));
   fs::remove_all(out);
@@ -165,6 +166,17 @@ TEST(ProbeCli, DryRunWritesAProfileThatReplaysInT2) {
                                      (out / "T2-probe.yaml").string() + " --report-dir " + (out / "reports").string() + log)
                                         .c_str())),
             0);
+  // The same inference again from the recordings alone (the recorded oracle): the same profile.
+  const fs::path replay = out / "replay";
+  ASSERT_EQ(WEXITSTATUS(std::system((bin + " probe --oracle recorded:" + (out / "fixtures/probe").string() + "," +
+                                     (out / "fixtures/fresh").string() + " --instr mma.m16n8k8.f32.tf32.tf32.f32 "
+                                     "--instr wgmma.m64n8k32.f32.e5m2.e5m2 --fresh-tiles-per-family 2 --out " + replay.string() + log)
+                                        .c_str())),
+            0);
+  const auto replayed = profiles::load_profile_file(replay / "profile.yaml");
+  ASSERT_EQ(replayed.instructions.size(), loaded.instructions.size());
+  for (size_t i = 0; i < replayed.instructions.size(); ++i)
+    EXPECT_TRUE(profiles::same_model(replayed.instructions[i], loaded.instructions[i])) << replayed.instructions[i].instr.name;
   // Without a GPU (this test runs where there is none, or names a device that does not exist).
   EXPECT_EQ(WEXITSTATUS(std::system((bin + " probe --device 99 --out " + (out / "gpu").string() + log).c_str())), 2);
   fs::remove_all(out);
