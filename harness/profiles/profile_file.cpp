@@ -141,9 +141,12 @@ ProfileFile load_profile_file(const std::filesystem::path& path) {
   for (std::size_t i = 0; i < p.instructions.size(); ++i) {
     const auto& m = p.instructions[i];
     if (!m.lowering) continue;
-    bool found = false;
-    for (const auto& via : p.instructions) found |= via.instr.name == m.lowering->via && !via.lowering;
-    if (!found && p.keep_builtin)
+    // The file's own entry for the via instruction wins over the built-in one it replaces.
+    const ref::InstructionModel* listed = nullptr;
+    for (const auto& via : p.instructions)
+      if (via.instr.name == m.lowering->via) listed = &via;
+    bool found = listed && !listed->lowering;
+    if (!listed && p.keep_builtin)
       for (const auto& via : ref::builtin_instructions_of(p.arch)) found |= via.instr.name == m.lowering->via && !via.lowering;
     if (!found)
       throw InputError(where(file, list[i]), m.instr.name + " is lowered via " + m.lowering->via +
@@ -154,7 +157,11 @@ ProfileFile load_profile_file(const std::filesystem::path& path) {
 
 ProfileFile install_profile_file(const std::filesystem::path& path) {
   ProfileFile p = load_profile_file(path);
-  ref::install_profile(p.arch, p.instructions, p.keep_builtin, p.origin);
+  try {
+    ref::install_profile(p.arch, p.instructions, p.keep_builtin, p.origin);
+  } catch (const std::invalid_argument& e) {  // what the file's checks cannot see alone (a wide-N lowering)
+    throw InputError("", e.what());  // the message names the file already
+  }
   return p;
 }
 
