@@ -1,6 +1,7 @@
 #include "harness/probe/experiments.hpp"
 
 #include <algorithm>
+#include <cstdio>
 
 #include "mmaemu/reference/format.hpp"
 
@@ -154,11 +155,10 @@ Experiment result_cases(const ValueMaker& v, int block_k, int frac_bits) {
   return e;
 }
 
-Experiment zero_exp_cases(const ValueMaker& v, int block_k) {
+Experiment zero_exp_cases(const ValueMaker& v) {
   Experiment e{"zero-exponent", "the exponent a zero product takes in the block's maximum", {}};
   const ref::Instruction& in = v.instruction();
   const int K = in.k;
-  (void)block_k;
   const auto all_ones = [](ref::FormatId f) { return (uint64_t{2} << ref::spec(f).man_bits) - 1; };
   // A tiny product with A's significand all ones, alone among zero products, at every exponent.
   for (int x = -300; x <= 0; ++x)
@@ -180,14 +180,14 @@ Experiment zero_exp_cases(const ValueMaker& v, int block_k) {
 
 Experiment tf32_cases(const ValueMaker& v) {
   Experiment e{"tf32-input", "how fp32 patterns are read as tf32 (the low 13 bits)", {}};
-  const ref::Instruction& in = v.instruction();
   for (uint32_t base : {0x3F800000u, 0x3F802000u, 0xBF800000u, 0xBF802000u, 0x3FFFE000u, 0x40490000u})
     for (uint32_t low : {0x0001u, 0x0FFFu, 0x1000u, 0x1001u, 0x1FFFu}) {
       const uint32_t one = 0x3F800000u;
-      CaseBuilder(v).raw(0, base | low, one, "fp32 0x" + std::to_string(base | low)).into(e);
-      CaseBuilder(v).raw(0, one, base | low, "fp32 0x" + std::to_string(base | low) + " (B)").into(e);
+      char pattern[24];
+      std::snprintf(pattern, sizeof pattern, "fp32 0x%08x", base | low);
+      CaseBuilder(v).raw(0, base | low, one, pattern).into(e);
+      CaseBuilder(v).raw(0, one, base | low, std::string(pattern) + " (B)").into(e);
     }
-  (void)in;
   return e;
 }
 

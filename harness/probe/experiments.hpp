@@ -35,7 +35,7 @@ Experiment fraction_cases(const ValueMaker& v, int block_k);
 Experiment result_cases(const ValueMaker& v, int block_k, int frac_bits);
 // The exponent a zero product takes: one tiny term with many significant bits (a product or c) among
 // zero products, across every exponent the formats reach.
-Experiment zero_exp_cases(const ValueMaker& v, int block_k);
+Experiment zero_exp_cases(const ValueMaker& v);
 // How fp32 patterns are read as tf32: low 13 bits below, at and above the half, on odd and even tf32.
 Experiment tf32_cases(const ValueMaker& v);
 // NaN, Inf, -0 and subnormal rules: checked, not fitted (the model's rules are fixed).

@@ -582,7 +582,7 @@ const InstructionProbe& Prober::probe(const std::string& name) {
       m.block.zero_product_exp = INT_MIN;
       zs.push_back({{{"zero-product-exp", "none"}}, m});
     }
-    const Ran& zr = run(zero_exp_cases(v, L));
+    const Ran& zr = run(zero_exp_cases(v));
     model = decide(zs, zr, {{"zero-product-exp", "none"}}, out.findings, &stop);
     if (!model) {
       out.stopped = stop;

@@ -55,7 +55,6 @@ class RecordedOracle final : public Oracle {
               wd = ref::words_per_element(in.d);
     std::vector<uint32_t> d(t.outputs() * wd, 0);
     missing_.assign(t.outputs(), false);
-    size_t found = 0;
     for (size_t tile = 0; tile < static_cast<size_t>(t.tiles); ++tile)
       for (int m = 0; m < in.m; ++m)
         for (int n = 0; n < in.n; ++n) {
@@ -66,10 +65,8 @@ class RecordedOracle final : public Oracle {
             missing_[(tile * in.m + m) * in.n + n] = true;
             continue;
           }
-          ++found;
           for (int w = 0; w < wd; ++w) d[((tile * in.m + m) * in.n + n) * wd + w] = it->second[w];
         }
-    (void)found;
     return d;
   }
 
