@@ -59,7 +59,8 @@ Resolver Resolver::load(const std::filesystem::path& file) {
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("not valid JSON: ") + e.what());
   }
-  if (!j.is_object() || j.value("schema", "") != "mmaemu-cublaslt-resolver/1")
+  // (value() would throw a type_error for a schema that is not a string: check the type first.)
+  if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() || j["schema"] != "mmaemu-cublaslt-resolver/1")
     throw InputError(where, "schema is not mmaemu-cublaslt-resolver/1");
   Resolver r;
   r.file_ = file;
