@@ -56,7 +56,7 @@ class KernelError : public std::runtime_error {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual std::string name() const = 0;         // "v4", "v1", "tc", "host", "reference"
+  virtual std::string name() const = 0;         // "v4", "v1", "tc", "cpu", "host", "reference"
   virtual std::string description() const = 0;  // one line for `mmaemu info`
   // Empty when it can run this problem here; otherwise why not ("no CUDA device: ...",
   // "tc: sm89 target on an sm90 GPU: not bit-identical", ...).

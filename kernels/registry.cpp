@@ -16,6 +16,7 @@ const std::vector<const Backend*>& backends() {
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
     l.push_back(&v1_backend());
 #endif
+    l.push_back(&cpu_backend());
     l.push_back(&host_backend());
     l.push_back(&reference_backend());
     return l;

@@ -1,11 +1,12 @@
 // The backends the registry knows, one function each, defined in the backend's own source file.
-// backends() (backend.hpp) lists them fastest first: tc, v4, v1, host, reference. The GPU ones exist
+// backends() (backend.hpp) lists them fastest first: tc, v4, v1, cpu, host, reference. The GPU ones exist
 // only in CUDA builds, and v4 / tc only once their sources are present (see CMakeLists.txt).
 #pragma once
 #include "kernels/backend.hpp"
 
 namespace mmaemu::kernels {
 
+const Backend& cpu_backend();        // cpu/cpu_backend.cpp
 const Backend& host_backend();       // host/host_backend.cpp
 const Backend& reference_backend();  // host/reference_backend.cpp
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)

@@ -1,11 +1,15 @@
-// The kernels' per-element arithmetic (run through the "host" backend) against the reference, bit for
-// bit: every architecture profile, every instruction (wgmma at n8), every input family, GEMM shapes
-// with K below, at and past multiples of the instruction's K, tiny and larger M and N, batches, and
+// The kernels' arithmetic on the CPU against the reference, bit for bit: the "host" backend (the
+// scalar per-element code) and the "cpu" backend (the same arithmetic on vector lanes) under every
+// instruction set this CPU runs (portable, AVX2, AVX-512); every architecture profile, every instruction
+// (wgmma at n8), every input family, GEMM shapes with K below, at and past multiples of the
+// instruction's K, tiny and larger M and N (past the cpu backend's tiles and K chunks), batches, and
 // the accumulator after every step (the trace).
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <climits>
+#include <optional>
+#include <utility>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -16,6 +20,8 @@
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/formats.hpp"
 #include "kernels/backend.hpp"
+#include "kernels/cpu/isa.hpp"
+#include "kernels/cpu/lane_plan.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -234,40 +240,61 @@ std::vector<int> interesting_product_exps(const ref::InstructionModel& m) {
   return e;
 }
 
-// Runs the host backend and ref::gemm on the same GEMM; returns the number of outputs compared.
+// The CPU runs of the kernels' arithmetic: the host backend, and the cpu backend under each instruction
+// set this CPU runs.
+struct KernelRun {
+  std::string name;
+  const Backend* backend;
+  std::optional<cpu::Isa> isa;
+};
+
+std::vector<KernelRun> kernel_runs() {
+  std::vector<KernelRun> runs = {{"host", &host_backend(), std::nullopt}};
+  for (cpu::Isa isa : cpu::isas_built())
+    if (cpu::cpu_runs(isa)) runs.push_back({std::string("cpu/") + cpu::isa_name(isa), &cpu_backend(), isa});
+  return runs;
+}
+
+// Runs ref::gemm and every kernel run on the same GEMM; returns the number of outputs compared per run.
 size_t expect_same_bits(const ref::InstructionModel& m, const Gemm& g, const std::string& what) {
+  static const std::vector<KernelRun> runs = kernel_runs();
   const GemmShape& s = g.shape;
   const size_t steps = ref::gemm_steps(m, s.K), outs = c_count(s);
-  // The host's outputs start poisoned: one left unwritten cannot pass where the answer is +0.
-  std::vector<uint32_t> D(outs, kPoison), T(outs * steps, kPoison), wantD(outs), wantT(outs * steps);
+  std::vector<uint32_t> wantD(outs), wantT(outs * steps);
   const bool scaled = !g.SA.empty();
   const size_t S = scaled ? ref::scale_count(m.instr, s.K) : 0;
-  host_backend().run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data(), scaled ? g.SA.data() : nullptr,
-                      scaled ? g.SB.data() : nullptr});
   for (size_t t = 0; t < s.batch; ++t)
     ref::gemm(m, s.M, s.N, s.K, g.A.data() + t * s.M * s.K, g.B.data() + t * s.K * s.N, g.C.data() + t * s.M * s.N,
               wantD.data() + t * s.M * s.N, wantT.data() + t * s.M * s.N * steps,
               scaled ? g.SA.data() + t * s.M * S : nullptr, scaled ? g.SB.data() + t * S * s.N : nullptr);
-  for (size_t o = 0; o < outs; ++o) {
-    const size_t t = o / (s.M * s.N), r = (o / s.N) % s.M, n = o % s.N;
-    for (size_t st = 0; st < steps; ++st)
-      if (T[o * steps + st] != wantT[o * steps + st]) {
-        ADD_FAILURE() << what << ": trace of (" << t << "," << r << "," << n << ") step " << st << ": got "
-                      << hex(T[o * steps + st]) << ", reference " << hex(wantT[o * steps + st]);
+  for (const KernelRun& run : runs) {
+    // Outputs start poisoned: one left unwritten cannot pass where the answer is +0.
+    std::vector<uint32_t> D(outs, kPoison), T(outs * steps, kPoison);
+    cpu::set_isa_override(run.isa);
+    run.backend->run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data(), scaled ? g.SA.data() : nullptr,
+                      scaled ? g.SB.data() : nullptr});
+    cpu::set_isa_override(std::nullopt);
+    for (size_t o = 0; o < outs; ++o) {
+      const size_t t = o / (s.M * s.N), r = (o / s.N) % s.M, n = o % s.N;
+      for (size_t st = 0; st < steps; ++st)
+        if (T[o * steps + st] != wantT[o * steps + st]) {
+          ADD_FAILURE() << run.name << ", " << what << ": trace of (" << t << "," << r << "," << n << ") step " << st
+                        << ": got " << hex(T[o * steps + st]) << ", reference " << hex(wantT[o * steps + st]);
+          return 0;
+        }
+      if (D[o] != wantD[o]) {
+        ADD_FAILURE() << run.name << ", " << what << ": D(" << t << "," << r << "," << n << "): got " << hex(D[o])
+                      << ", reference " << hex(wantD[o]);
         return 0;
       }
-    if (D[o] != wantD[o]) {
-      ADD_FAILURE() << what << ": D(" << t << "," << r << "," << n << "): got " << hex(D[o]) << ", reference "
-                    << hex(wantD[o]);
-      return 0;
     }
   }
   return outs;
 }
 
-class HostVsReference : public ::testing::TestWithParam<ref::Arch> {};
+class CpuKernelsVsReference : public ::testing::TestWithParam<ref::Arch> {};
 
-TEST_P(HostVsReference, EveryInstructionFamilyAndShapeBitForBit) {
+TEST_P(CpuKernelsVsReference, EveryInstructionFamilyAndShapeBitForBit) {
   const ref::Arch arch = GetParam();
   size_t compared = 0, models = 0;
   for (const ref::InstructionModel& m : ref::instructions_of(arch)) {
@@ -298,13 +325,17 @@ TEST_P(HostVsReference, EveryInstructionFamilyAndShapeBitForBit) {
     for (const GemmShape& s : shapes)
       compared += expect_same_bits(m, make_signed_zero_gemm(m.instr, s, seed++),
                                    std::string(ref::arch_name(arch)) + " " + m.instr.name + " signed zeros");
-    // A larger GEMM of raw bits and of realistic values: M, N edges and several steps.
+    // Larger GEMMs of raw bits and of realistic values: M, N edges and several steps.
     for (gen::Family fam : {gen::Family::random_bits, gen::Family::realistic}) {
       const GemmShape s{1, 19, 9, 3 * k + 5};
       compared += expect_same_bits(m, make_gemm(m.instr, fam, s, seed++), std::string(ref::arch_name(arch)) + " " +
                                                                        m.instr.name + " large " +
                                                                        std::string(gen::family_name(fam)));
     }
+    // Past the cpu backend's tiles (32 rows, 128 columns) and K chunks (128 elements), where its lanes run.
+    if (!cpu::lane_plan_declines(params_from_profile(m)))
+      compared += expect_same_bits(m, make_gemm(m.instr, gen::Family::realistic, {1, 33, 130, std::max<size_t>(k, 128) + k + 3}, seed++),
+                                   std::string(ref::arch_name(arch)) + " " + m.instr.name + " past the cpu tiles");
     if (HasFailure()) return;
   }
   RecordProperty("outputs_compared", std::to_string(compared));
@@ -313,7 +344,7 @@ TEST_P(HostVsReference, EveryInstructionFamilyAndShapeBitForBit) {
               std::string(ref::arch_name(arch)).c_str(), models, compared);
 }
 
-INSTANTIATE_TEST_SUITE_P(AllArchitectures, HostVsReference, ::testing::ValuesIn(ref::all_archs()),
+INSTANTIATE_TEST_SUITE_P(AllArchitectures, CpuKernelsVsReference, ::testing::ValuesIn(ref::all_archs()),
                          [](const auto& info) { return std::string(ref::arch_name(info.param)); });
 
 }  // namespace

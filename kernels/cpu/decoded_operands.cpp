@@ -1,0 +1,76 @@
+#include "kernels/cpu/decoded_operands.hpp"
+
+#include "kernels/arith/emu_dot.hpp"
+#include "kernels/cpu/lane_plan.hpp"
+
+namespace mmaemu::kernels::cpu {
+namespace {
+
+// One element into the planes at index i; true when it is NaN or Inf.
+inline bool decode_into(const arith::FmtParams& f, const arith::BlockParams& bp, uint32_t bits, int pre_shift,
+                        DecodedPlanes& out, size_t i) {
+  const arith::Value v = arith::read_operand(f, bits, bp);
+  out.neg[i] = v.neg ? ~0u : 0u;
+  switch (v.cls) {
+    case arith::Cls::nan:
+    case arith::Cls::inf:
+    case arith::Cls::zero:
+      out.exp[i] = kZeroExp;
+      out.sig[i] = 0;
+      return v.cls != arith::Cls::zero;
+    default:
+      out.exp[i] = v.exp;
+      out.sig[i] = v.sig << pre_shift;
+      return false;
+  }
+}
+
+inline void zero_into(DecodedPlanes& out, size_t i) {
+  out.exp[i] = kZeroExp;
+  out.sig[i] = 0;
+  out.neg[i] = 0;
+}
+
+}  // namespace
+
+void DecodedPlanes::resize(size_t elements, size_t lines) {
+  exp.resize(elements);
+  sig.resize(elements);
+  neg.resize(elements);
+  special.assign(lines, 0);
+}
+
+void decode_a(const arith::InstrParams& ip, const uint32_t* a, size_t K, size_t rows, size_t k0, size_t kn,
+              DecodedPlanes& out) {
+  out.resize(rows * kn, rows);
+  for (size_t r = 0; r < rows; ++r) {
+    const uint32_t* row = a + r * K;
+    bool special = false;
+    for (size_t i = 0; i < kn; ++i) {
+      const size_t k = k0 + i;
+      if (k < K)
+        special |= decode_into(ip.a, ip.block, row[k], 0, out, r * kn + i);
+      else
+        zero_into(out, r * kn + i);
+    }
+    out.special[r] = special;
+  }
+}
+
+void decode_b(const arith::InstrParams& ip, const uint32_t* b, size_t K, size_t N, size_t cols, size_t lanes,
+              size_t k0, size_t kn, int pre_shift, DecodedPlanes& out) {
+  out.resize(kn * lanes, lanes);
+  for (size_t i = 0; i < kn; ++i) {
+    const size_t k = k0 + i;
+    const uint32_t* row = b + k * N;
+    for (size_t j = 0; j < lanes; ++j) {
+      if (k < K && j < cols) {
+        if (decode_into(ip.b, ip.block, row[j], pre_shift, out, i * lanes + j)) out.special[j] = 1;
+      } else {
+        zero_into(out, i * lanes + j);
+      }
+    }
+  }
+}
+
+}  // namespace mmaemu::kernels::cpu
