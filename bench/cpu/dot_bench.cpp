@@ -11,6 +11,8 @@
 
 #include "harness/core/errors.hpp"
 #include "bench/cpu/dot_cases.hpp"
+#include "kernels/cpu/threads.hpp"
+#include "kernels/registry.hpp"
 
 namespace mmaemu::bench {
 namespace {
@@ -31,6 +33,19 @@ std::string disagreement(const DotCase& dc, const DotBatch& batch) {
     if (r[i] != h[i])
       return "the kernels' arithmetic differs from the reference on block " + std::to_string(i) + " of the batch: " +
              "expected " + hex(r[i]) + ", got " + hex(h[i]);
+  return "";
+}
+
+// The same for the cpu backend, on the batch's GEMM form, against the reference backend on it.
+std::string cpu_disagreement(const DotCase& dc, const DotGemm& g) {
+  const size_t outputs = kernels::c_count(g.shape);
+  std::vector<uint32_t> r(outputs), c(outputs, kernels::kPoison);
+  backend_blocks("reference", dc, g, r.data());
+  backend_blocks(kDotCpu, dc, g, c.data());
+  for (size_t i = 0; i < outputs; ++i)
+    if (r[i] != c[i])
+      return "the cpu backend differs from the reference on output " + std::to_string(i) + " of the batch's GEMM: " +
+             "expected " + hex(r[i]) + ", got " + hex(c[i]);
   return "";
 }
 
@@ -100,6 +115,22 @@ std::function<void(benchmark::State&)> timed(std::shared_ptr<const DotBatch> bat
   };
 }
 
+// The cpu backend's loop: its own threads (kernels/cpu/threads.hpp), `threads` of them, in a benchmark
+// of one Google Benchmark thread.
+std::function<void(benchmark::State&)> timed_cpu(std::shared_ptr<const DotGemm> g, const DotCase& dc, int threads) {
+  return [g, dc, threads](benchmark::State& st) {
+    std::vector<uint32_t> d(kernels::c_count(g->shape));
+    kernels::cpu::set_threads(threads);
+    for (auto _ : st) {
+      backend_blocks(kDotCpu, dc, *g, d.data());
+      benchmark::DoNotOptimize(d.data());
+      benchmark::ClobberMemory();
+    }
+    kernels::cpu::set_threads(0);
+    st.SetItemsProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(g->blocks));
+  };
+}
+
 }  // namespace
 
 std::string DotRow::key() const {
@@ -137,8 +168,10 @@ DotBenchResult run_dot_bench(const DotBenchOptions& o, const BenchProgress& prog
       if (!dc) continue;
       auto batch = std::make_shared<const DotBatch>(make_batch(*dc, o.batch, o.seed));
       const std::string why = disagreement(*dc, *batch);
+      auto gemm = std::make_shared<const DotGemm>(gemm_form(*dc, *batch));
+      const std::string cpu_why = cpu_disagreement(*dc, *gemm);
       float_batches.try_emplace(dc->L, batch);
-      for (const char* impl : {kDotReference, kDotHost})
+      for (const char* impl : {kDotReference, kDotHost, kDotCpu})
         for (const auto& [threads, all] : thread_counts) {
           DotRow row;
           row.arch = std::string(ref::arch_name(arch));
@@ -148,9 +181,12 @@ DotBenchResult run_dot_bench(const DotBenchOptions& o, const BenchProgress& prog
           row.implementation = impl;
           row.threads = threads;
           row.all_threads = all;
-          if (!why.empty()) {
+          const std::string& row_why = std::string(impl) == kDotCpu ? cpu_why : why;
+          if (!row_why.empty()) {
             row.status = "error";
-            row.reason = why;
+            row.reason = row_why;
+          } else if (std::string(impl) == kDotCpu) {
+            planned.push_back({row.key(), 1, timed_cpu(gemm, *dc, threads)});
           } else {
             const DotCase c = *dc;
             auto body = std::string(impl) == kDotReference

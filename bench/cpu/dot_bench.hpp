@@ -27,12 +27,13 @@ struct DotBenchOptions {
 
 inline constexpr const char* kDotReference = "reference";
 inline constexpr const char* kDotHost = "host";
+inline constexpr const char* kDotCpu = "cpu";  // the cpu backend on a GEMM of the batch's values (dot_cases.hpp)
 inline constexpr const char* kDotFloat = "float";
 
 struct DotRow {
   std::string arch, format, instruction;  // empty in float rows (one per block length L)
   int L = 0;
-  std::string implementation;  // kDotReference, kDotHost, kDotFloat
+  std::string implementation;  // kDotReference, kDotHost, kDotCpu, kDotFloat
   int threads = 1;
   bool all_threads = false;    // `threads` is every hardware thread of this machine
   std::string status;          // "measured" or "error"

@@ -1,10 +1,12 @@
 #include "bench/cpu/dot_cases.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "harness/generators/families.hpp"
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/params_from_profile.hpp"
+#include "kernels/registry.hpp"
 
 namespace mmaemu::bench {
 namespace {
@@ -78,6 +80,31 @@ void host_blocks(const DotCase& dc, const DotBatch& batch, uint32_t* d) {
   for (size_t i = 0; i < batch.count; ++i)
     d[i] = arith::block_chain(dc.params.instr, BlockLoad{batch.a.data() + i * L, batch.b.data() + i * L}, batch.L,
                               batch.c[i], dc.params.instr.c);
+}
+
+DotGemm gemm_form(const DotCase& dc, const DotBatch& batch) {
+  const size_t k = static_cast<size_t>(dc.model->instr.k), L = static_cast<size_t>(batch.L);
+  const size_t per_output = (k + L - 1) / L;
+  const size_t outputs = std::max<size_t>(1, batch.count / per_output);
+  size_t rows = 1;
+  while (rows * 2 * rows * 2 <= outputs && outputs % (rows * 2) == 0) rows *= 2;
+  const size_t cols = outputs / rows;
+  DotGemm g;
+  g.shape = {1, rows, cols, k};
+  const auto take = [](const std::vector<uint32_t>& from, size_t n) {
+    std::vector<uint32_t> v(n);
+    for (size_t i = 0; i < n; ++i) v[i] = from[i % from.size()];
+    return v;
+  };
+  g.A = take(batch.a, rows * k);
+  g.B = take(batch.b, k * cols);
+  g.C = take(batch.c, outputs);
+  g.blocks = outputs * per_output;
+  return g;
+}
+
+void backend_blocks(const char* backend, const DotCase& dc, const DotGemm& g, uint32_t* d) {
+  kernels::find_backend(backend)->run({dc.model, g.shape, g.A.data(), g.B.data(), g.C.data(), d});
 }
 
 void float_blocks(const DotBatch& batch, float* d) {

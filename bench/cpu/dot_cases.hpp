@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "kernels/arith/op_params.hpp"
+#include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::bench {
@@ -45,5 +46,18 @@ DotBatch make_batch(const DotCase& dc, size_t count, uint64_t seed);
 void reference_blocks(const DotCase& dc, const DotBatch& batch, uint32_t* d);
 void host_blocks(const DotCase& dc, const DotBatch& batch, uint32_t* d);
 void float_blocks(const DotBatch& batch, float* d);
+
+// The batch's values as one GEMM for the backends, which take GEMMs rather than lists of blocks: K the
+// instruction's k, so that each output is k / L blocks; A [rows][k] from the batch's a, B [k][cols] from
+// its b, C from its c; rows x cols x k / L = count (rows a power of two near the square root).
+struct DotGemm {
+  kernels::GemmShape shape;
+  std::vector<uint32_t> A, B, C;
+  size_t blocks = 0;  // blocks per run: outputs x k / L
+};
+DotGemm gemm_form(const DotCase& dc, const DotBatch& batch);
+
+// The GEMM through a backend of the registry ("cpu", "reference"): D [rows][cols].
+void backend_blocks(const char* backend, const DotCase& dc, const DotGemm& g, uint32_t* d);
 
 }  // namespace mmaemu::bench

@@ -52,8 +52,10 @@ json reference_json(const bench::DotBenchResult& r) {
                     {"float_rate", opt(d.float_rate)},
                     {"share_of_float", opt(d.float_ratio)}});
   return {{"what", "dot-product-adds per second: one T-FDPA block d = c + sum of L products; reference = the oracle "
-                   "(ref::dot_k), host = the kernels' arithmetic on the CPU (arith::block_chain), float = c + sum a*b "
-                   "in float over the same values; Google Benchmark, real time, all threads' blocks together"},
+                   "(ref::dot_k), host = the kernels' arithmetic on the CPU (arith::block_chain), cpu = the cpu backend "
+                   "(vector lanes, its own threads) on a GEMM of the same values whose outputs are k / L blocks each, "
+                   "float = c + sum a*b in float over the same values; Google Benchmark, real time, all threads' "
+                   "blocks together"},
           {"hardware_threads", r.hardware_threads},
           {"rows", rows}};
 }
@@ -72,6 +74,30 @@ json harness_json(const std::vector<bench::HarnessRow>& rows) {
                    {"rate", h.rate ? stats_json(*h.rate) : json(nullptr)}});
   return {{"what", "cases (outputs and accumulators compared) per second of wall time of `mmaemu run TIER --suite S`: "
                    "loading, generating, comparing and writing reports"},
+          {"rows", out}};
+}
+
+json mmasim_json(const std::vector<bench::MmasimRow>& rows) {
+  json out = json::array();
+  for (const bench::MmasimRow& m : rows)
+    out.push_back({{"key", m.key()},
+                   {"arch", m.arch},
+                   {"instruction", m.instruction},
+                   {"implementation", m.implementation},
+                   {"threads", m.threads},
+                   {"all_threads", m.all_threads},
+                   {"status", m.status},
+                   {"reason", m.reason},
+                   {"outputs_per_pass", m.outputs},
+                   {"samples_per_second", m.samples},
+                   {"rate", m.rate ? stats_json(*m.rate) : json(nullptr)},
+                   {"vs_mmasim", opt(m.vs_mmasim)},
+                   {"mmasim_equal_to_reference", opt(m.equal_to_reference)},
+                   {"versions", m.versions}});
+  return {{"what", "instruction outputs per second on the same tiles of realistic operands: MMA-Sim (a model, "
+                   "Python on PyTorch, one torch thread, operands converted before timing) beside mmaemu's CPU "
+                   "backends through Backend::run (wall time of each pass over all tiles); every backend's D equal "
+                   "to the reference's, MMA-Sim's agreement counted"},
           {"rows", out}};
 }
 
@@ -111,6 +137,21 @@ std::string reference_headline(const T6Result& r) {
   return s;
 }
 
+// The fast CPU backend's targets beside what was measured; empty when neither row was part of the run.
+std::string cpu_headline(const T6Result& r) {
+  std::string s;
+  if (const RateRow* cpu = find_row(r, kCpuTargetKey); cpu && cpu->rate)
+    s = "cpu, Hopper fp16 (L=16), one thread: " + si(cpu->rate->median) + " dot-product-adds/s (target " +
+        si(kCpuTarget) + ": " + (cpu->rate->median >= kCpuTarget ? "reached" : "not reached") + ")";
+  if (r.mmasim)
+    for (const bench::MmasimRow& m : *r.mmasim)
+      if (m.key() == kMmasimTargetKey && m.vs_mmasim)
+        s += std::string(s.empty() ? "" : "; ") + "beside MMA-Sim on " + m.instruction + " tiles, one thread each: " +
+             num("%.1fx", *m.vs_mmasim) + " (target " + num("%.0fx", kMmasimTargetRatio) + ": " +
+             (*m.vs_mmasim >= kMmasimTargetRatio ? "reached" : "not reached") + ")";
+  return s.empty() ? s : s + "; measured, not asserted";
+}
+
 struct SectionCounts {
   size_t measured = 0, skipped = 0, errors = 0, regressions = 0;
 };
@@ -137,7 +178,9 @@ std::string reference_markdown(const bench::DotBenchResult& r) {
   md << "## Reference (CPU): dot-product-adds per second\n\n"
      << "One dot-product-add is one T-FDPA block, d = c + sum of L products. `reference` is the oracle "
         "(`ref::dot_k`), `host` the kernels' arithmetic on the CPU (`arith::block_chain`), both checked to give the "
-        "same bits on the batch first; `float` is c + sum a*b in float over the same values. Median of the "
+        "same bits on the batch first; `cpu` the cpu backend (the same arithmetic on vector lanes, "
+        "its own threads) on a GEMM of the same values whose outputs are k / L blocks each, checked against the "
+        "reference backend on it first; `float` is c + sum a*b in float over the same values. Median of the "
         "repetitions, spread p10-p90; "
      << r.hardware_threads << " hardware threads.\n\n"
      << "| profile | format | L | implementation | threads | dot-product-adds/s | spread | float loop | share of float |\n"
@@ -152,6 +195,33 @@ std::string reference_markdown(const bench::DotBenchResult& r) {
     md << si(d.rate->median) << " | " << si(d.rate->p10) << "-" << si(d.rate->p90) << " | "
        << (d.float_rate ? si(*d.float_rate) : "") << " | " << (d.float_ratio ? num("%.3f", *d.float_ratio) : "")
        << " |\n";
+  }
+  return md.str();
+}
+
+std::string mmasim_markdown(const std::vector<bench::MmasimRow>& rows) {
+  std::ostringstream md;
+  md << "## Instructions beside MMA-Sim (CPU): outputs per second\n\n"
+     << "The same tiles of realistic operands through MMA-Sim (a model: Python on PyTorch, one torch thread, "
+        "operands converted to torch before the clock starts) and through mmaemu's CPU backends (`Backend::run` on "
+        "all tiles as one batch, wall time of each pass). Every backend's outputs equal the reference's bit for bit "
+        "(else the row is an error); MMA-Sim's agreement is in the last column. Median of the passes, spread "
+        "p10-p90.\n\n"
+     << "| instruction | implementation | threads | outputs/s | spread | x MMA-Sim | note |\n"
+     << "|---|---|---:|---:|---:|---:|---|\n";
+  for (const bench::MmasimRow& m : rows) {
+    md << "| " << m.instruction << " | " << m.implementation << " | " << m.threads << (m.all_threads ? " (all)" : "")
+       << " | ";
+    if (!m.rate) {
+      md << m.status << " | | | " << cell(m.reason) << " |\n";
+      continue;
+    }
+    std::string note = m.reason;
+    if (m.equal_to_reference)
+      note = std::to_string(*m.equal_to_reference) + " / " + std::to_string(m.outputs) + " outputs equal to mmaemu's; " +
+             m.versions + (note.empty() ? "" : "; " + note);
+    md << si(m.rate->median) << " | " << si(m.rate->p10) << "-" << si(m.rate->p90) << " | "
+       << (m.vs_mmasim ? num("%.1f", *m.vs_mmasim) : "") << " | " << cell(note) << " |\n";
   }
   return md.str();
 }
@@ -205,6 +275,7 @@ json t6_report_json(const T6Result& r) {
   json sections = json::object();
   if (r.reference) sections["reference"] = reference_json(*r.reference);
   if (r.harness) sections["harness"] = harness_json(*r.harness);
+  if (r.mmasim) sections["mmasim"] = mmasim_json(*r.mmasim);
   if (r.gemm)
     sections["gemm"] = {{"skipped", r.gemm->skipped}, {"report", r.gemm->skipped.empty() ? r.gemm->report : json(nullptr)}};
   return {{"schema", kT6Schema},
@@ -233,9 +304,11 @@ std::string t6_verdict_table(const T6Result& r) {
     s << "\n";
   };
   if (r.reference) line("reference", "dot-product-adds/s", "");
+  if (r.mmasim) line("mmasim", "outputs/s", "");
   if (r.harness) line("harness", "cases/s", "");
   if (r.gemm) line("gemm", "TMAC/s", r.gemm->skipped.empty() ? "" : "skipped: " + r.gemm->skipped);
   if (const std::string h = reference_headline(r); !h.empty()) s << "\n" << h << "\n";
+  if (const std::string h = cpu_headline(r); !h.empty()) s << "\n" << h << "\n";
   return s.str();
 }
 
@@ -250,6 +323,7 @@ std::string t6_report_markdown(const T6Result& r) {
     md << "**" << (r.provenance.state == RunState::interrupted ? "Interrupted" : "Still running")
        << ": the sections below are those that finished, of " << r.provenance.planned << "**\n\n";
   if (r.reference) md << reference_markdown(*r.reference) << "\n";
+  if (r.mmasim) md << mmasim_markdown(*r.mmasim) << "\n";
   if (r.harness) md << harness_markdown(*r.harness) << "\n";
   if (r.gemm) {
     md << "## GEMM (GPU): TMAC/s beside cuBLASLt\n\n";

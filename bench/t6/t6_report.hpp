@@ -16,6 +16,12 @@ inline constexpr const char* kT6Schema = "mmaemu-bench-t6/1";
 // per second on one core for Hopper's 16-element fp16 blocks.
 inline constexpr double kReferenceTarget = 20e6;
 inline constexpr const char* kReferenceTargetKey = "dot/sm90/fp16/reference/t1";
+// The fast CPU backend's targets, measured and shown, never asserted: the same rate on one core, and
+// its speed over MMA-Sim's on the same instruction tiles, one thread each.
+inline constexpr double kCpuTarget = 20e6;
+inline constexpr const char* kCpuTargetKey = "dot/sm90/fp16/cpu/t1";
+inline constexpr double kMmasimTargetRatio = 20;
+inline constexpr const char* kMmasimTargetKey = "mmasim/sm90/mma.m16n8k16.f32.f16.f16.f32/cpu/t1";
 
 nlohmann::json t6_report_json(const T6Result& r);
 std::string t6_report_markdown(const T6Result& r);

@@ -34,6 +34,16 @@ std::vector<RateRow> harness_rows(const std::vector<bench::HarnessRow>& rows) {
   return out;
 }
 
+std::vector<RateRow> mmasim_rows(const std::vector<bench::MmasimRow>& rows) {
+  std::vector<RateRow> out;
+  for (const bench::MmasimRow& m : rows) {
+    const std::string threads = m.all_threads ? "all threads (" + std::to_string(m.threads) + ")" : "1 thread";
+    out.push_back({"mmasim", m.key(), m.arch + " " + m.instruction + " " + m.implementation + ", " + threads,
+                   "outputs/s", m.status, m.reason, m.rate});
+  }
+  return out;
+}
+
 std::vector<RateRow> gemm_rows(const GemmSectionResult& g) {
   std::vector<RateRow> out;
   for (const GemmPoint& p : g.points)

@@ -9,6 +9,7 @@
 #include "bench/t6/baseline.hpp"
 #include "bench/cpu/dot_bench.hpp"
 #include "bench/cpu/harness_rate.hpp"
+#include "bench/cpu/mmasim_bench.hpp"
 #include "bench/t6/gemm_section.hpp"
 #include "bench/t6/rate_row.hpp"
 
@@ -21,6 +22,7 @@ struct T6Result {
   std::optional<bench::DotBenchResult> reference;
   std::optional<std::vector<bench::HarnessRow>> harness;
   std::optional<GemmSectionResult> gemm;
+  std::optional<std::vector<bench::MmasimRow>> mmasim;
   std::vector<RateRow> rows;
   std::optional<BaselineResult> baseline;
 
@@ -32,5 +34,6 @@ struct T6Result {
 std::vector<RateRow> reference_rows(const bench::DotBenchResult& r);
 std::vector<RateRow> harness_rows(const std::vector<bench::HarnessRow>& rows);
 std::vector<RateRow> gemm_rows(const GemmSectionResult& g);
+std::vector<RateRow> mmasim_rows(const std::vector<bench::MmasimRow>& rows);
 
 }  // namespace mmaemu::t6

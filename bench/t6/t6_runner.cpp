@@ -21,18 +21,18 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kSections{"reference", "harness", "gemm"};
+const std::vector<std::string> kSections{"reference", "mmasim", "harness", "gemm"};
 
 bool present(const T6Spec& spec, const std::string& section) {
   return (section == "reference" && spec.reference) || (section == "harness" && spec.harness) ||
-         (section == "gemm" && spec.gemm);
+         (section == "gemm" && spec.gemm) || (section == "mmasim" && spec.mmasim);
 }
 
 std::vector<std::string> selected_sections(const T6Spec& spec, const std::vector<std::string>& asked) {
   std::vector<std::string> out;
   for (const std::string& s : asked) {
     if (std::find(kSections.begin(), kSections.end(), s) == kSections.end())
-      throw InputError("--section", "unknown section '" + s + "'; known: reference, harness, gemm");
+      throw InputError("--section", "unknown section '" + s + "'; known: reference, mmasim, harness, gemm");
     if (!present(spec, s)) throw InputError(spec.file.string(), "has no " + s + " section (asked for by --section)");
   }
   for (const std::string& s : kSections)
@@ -112,6 +112,7 @@ class Run {
       if (name == "reference") reference();
       if (name == "harness") harness();
       if (name == "gemm") gemm();
+      if (name == "mmasim") mmasim();
     } catch (const InputError&) {
       throw;
     } catch (const std::exception& e) {
@@ -175,6 +176,13 @@ class Run {
     h.scratch = o_.report_dir / (stem_ + "-harness");
     r_.harness = bench::run_harness_rate(h, progress_for("harness"));
     for (RateRow& row : harness_rows(*r_.harness)) r_.rows.push_back(std::move(row));
+  }
+
+  void mmasim() {
+    bench::MmasimBenchOptions m = spec_.mmasim->options;
+    m.scratch = o_.report_dir / (stem_ + "-mmasim");
+    r_.mmasim = bench::run_mmasim_bench(m, progress_for("mmasim"));
+    for (RateRow& row : mmasim_rows(*r_.mmasim)) r_.rows.push_back(std::move(row));
   }
 
   void gemm() {

@@ -19,6 +19,7 @@ const Schema& tier_schema() {
       optional_key("reference", ValueType::mapping),
       optional_key("harness", ValueType::mapping),
       optional_key("gemm", ValueType::mapping),
+      optional_key("mmasim", ValueType::mapping),
       optional_key("baseline", ValueType::mapping),
       optional_key("quick", ValueType::mapping),
   };
@@ -31,6 +32,7 @@ const Schema& quick_schema() {
       optional_key("reference", ValueType::mapping),
       optional_key("harness", ValueType::mapping),
       optional_key("gemm", ValueType::mapping),
+      optional_key("mmasim", ValueType::mapping),
   };
   return s;
 }
@@ -81,6 +83,19 @@ const Schema& gemm_backend_schema() {
   static const Schema s = {
       required_key("name", ValueType::string),
       optional_key("max_case_seconds", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& mmasim_schema() {
+  static const Schema s = {
+      required_key("arch", ValueType::string),
+      required_key("instructions", ValueType::string_list),
+      required_key("script", ValueType::file).described_as("MMA-Sim timing script"),
+      optional_key("tiles", ValueType::integer),
+      optional_key("repetitions", ValueType::integer),
+      optional_key("python", ValueType::string),
+      optional_key("seed", ValueType::integer),
   };
   return s;
 }
@@ -220,6 +235,29 @@ GemmSpec load_gemm(const YAML::Node& node, const std::string& file, const fs::pa
   return g;
 }
 
+MmasimSpec load_mmasim(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  const SchemaValues v = check_mapping(node, file, mmasim_schema(), "mmasim section", base);
+  require_present(v.at("script"));
+  MmasimSpec m;
+  m.where = where(file, node);
+  bench::MmasimBenchOptions& o = m.options;
+  o.arch = arch(v.at("arch"), v.at("arch").text);
+  const SchemaValue& names = v.at("instructions");
+  for (const std::string& name : names.list) {
+    const auto& models = ref::instructions_of(o.arch);
+    if (std::none_of(models.begin(), models.end(), [&](const ref::InstructionModel& x) { return x.instr.name == name; }))
+      throw InputError(names.where, "no instruction " + name + " on " + v.at("arch").text + " (`mmaemu info` lists them)");
+    o.instructions.push_back(name);
+  }
+  if (o.instructions.empty()) throw InputError(names.where, "no instruction given");
+  o.script = v.at("script").path;
+  o.tiles = number(v, "tiles", 1, 1 << 20, o.tiles);
+  o.repetitions = static_cast<int>(number(v, "repetitions", 1, 100, static_cast<uint64_t>(o.repetitions)));
+  if (v.count("python")) o.python = v.at("python").text;
+  o.seed = number(v, "seed", 0, UINT64_MAX, o.seed);
+  return m;
+}
+
 }  // namespace
 
 T6Spec load_t6(const fs::path& path, bool quick) {
@@ -236,27 +274,31 @@ T6Spec load_t6(const fs::path& path, bool quick) {
     if (sv.count("reference")) into.reference = load_reference(sv.at("reference").node, file, base);
     if (sv.count("harness")) into.harness = load_harness(sv.at("harness").node, file, base);
     if (sv.count("gemm")) into.gemm = load_gemm(sv.at("gemm").node, file, base);
+    if (sv.count("mmasim")) into.mmasim = load_mmasim(sv.at("mmasim").node, file, base);
   };
   sections_of(v, t);
   if (v.count("quick")) {
     const SchemaValues q = check_mapping(v.at("quick").node, file, quick_schema(), "quick form", base);
     T6Spec quick_form;
     sections_of(q, quick_form);
-    if (!quick_form.reference && !quick_form.harness && !quick_form.gemm)
-      throw InputError(v.at("quick").where, "the quick form needs at least one of the sections reference, harness, gemm");
+    if (!quick_form.reference && !quick_form.harness && !quick_form.gemm && !quick_form.mmasim)
+      throw InputError(v.at("quick").where,
+                       "the quick form needs at least one of the sections reference, harness, gemm, mmasim");
     t.has_quick_form = true;
     if (quick) {
       t.reference = std::move(quick_form.reference);
       t.harness = std::move(quick_form.harness);
       t.gemm = std::move(quick_form.gemm);
+      t.mmasim = std::move(quick_form.mmasim);
     }
   }
   if (v.count("baseline")) {
     const SchemaValues b = check_mapping(v.at("baseline").node, file, baseline_schema(), "baseline section", base);
     t.min_drop_percent = static_cast<double>(number(b, "min_drop_percent", 0, 100, 5));
   }
-  if (!t.reference && !t.harness && !t.gemm)
-    throw InputError(where(file, root), "a T6 tier file needs at least one of the sections reference, harness, gemm");
+  if (!t.reference && !t.harness && !t.gemm && !t.mmasim)
+    throw InputError(where(file, root),
+                     "a T6 tier file needs at least one of the sections reference, harness, gemm, mmasim");
   return t;
 }
 

@@ -25,6 +25,14 @@
 //     native: true             # cuBLASLt beside
 //     backends:
 //       - {name: v1, max_case_seconds: 6}        # the budget: a case estimated over it is skipped
+//   mmasim:                    # CPU: instruction outputs per second beside MMA-Sim (bench/cpu/mmasim_bench.hpp)
+//     arch: sm90
+//     instructions: [mma.m16n8k16.f32.f16.f16.f32, ...]
+//     tiles: 2000              # instruction tiles per timed pass
+//     repetitions: 3
+//     python: python3          # the interpreter that has mmasim and torch (MMAEMU_PYTHON overrides)
+//     script: ../bench/cpu/mmasim_rate.py   # relative to this file
+//     seed: 1
 //   baseline:
 //     min_drop_percent: 5      # see baseline.hpp: the rule that flags a regression
 //   quick:                     # optional: the quick form (--quick; the main job and `ctest -L T6` run it):
@@ -41,6 +49,7 @@
 
 #include "bench/cpu/dot_bench.hpp"
 #include "bench/cpu/harness_rate.hpp"
+#include "bench/cpu/mmasim_bench.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 
@@ -76,6 +85,11 @@ struct GemmSpec {
   std::string where;
 };
 
+struct MmasimSpec {
+  bench::MmasimBenchOptions options;  // scratch: set by the runner
+  std::string where;
+};
+
 struct T6Spec {
   std::string tier;
   std::string description;
@@ -83,6 +97,7 @@ struct T6Spec {
   std::optional<ReferenceSpec> reference;
   std::optional<HarnessSpec> harness;
   std::optional<GemmSpec> gemm;
+  std::optional<MmasimSpec> mmasim;
   double min_drop_percent = 5;
   bool has_quick_form = false;
 };

@@ -1,0 +1,212 @@
+#include "bench/cpu/mmasim_bench.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "harness/core/child_process.hpp"
+#include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
+#include "harness/core/npy.hpp"
+#include "harness/generators/families.hpp"
+#include "kernels/cpu/threads.hpp"
+#include "kernels/registry.hpp"
+
+namespace mmaemu::bench {
+namespace {
+
+namespace fs = std::filesystem;
+
+const ref::InstructionModel& find_model(ref::Arch arch, const std::string& name) {
+  for (const ref::InstructionModel& m : ref::instructions_of(arch))
+    if (m.instr.name == name) return m;
+  throw InputError("", "no instruction " + name + " on " + std::string(ref::arch_name(arch)));
+}
+
+struct Tiles {
+  kernels::GemmShape shape;
+  std::vector<uint32_t> A, B, C;
+};
+
+Tiles make_tiles(const ref::InstructionModel& m, size_t count, uint64_t seed) {
+  Tiles t;
+  t.shape = {count, static_cast<size_t>(m.instr.m), static_cast<size_t>(m.instr.n), static_cast<size_t>(m.instr.k)};
+  t.A.resize(kernels::a_count(t.shape));
+  t.B.resize(kernels::b_count(t.shape));
+  t.C.resize(kernels::c_count(t.shape));
+  const size_t a = t.shape.M * t.shape.K, b = t.shape.K * t.shape.N, c = t.shape.M * t.shape.N;
+  for (size_t i = 0; i < count; ++i)
+    gen::generate_tile(gen::Family::realistic, m.instr, seed + i, t.A.data() + i * a, t.B.data() + i * b,
+                       t.C.data() + i * c);
+  return t;
+}
+
+int storage_bytes(ref::FormatId f) { return ref::spec(f).storage_bits <= 8 ? 1 : ref::spec(f).storage_bits <= 16 ? 2 : 4; }
+
+NpyArray npy(ref::FormatId f, std::vector<size_t> shape, const std::vector<uint32_t>& words) {
+  NpyArray a;
+  a.word_bytes = storage_bytes(f);
+  a.shape = std::move(shape);
+  a.values = words;
+  return a;
+}
+
+// One backend's passes over the tiles: its D (checked by the caller) and outputs per second per pass.
+std::vector<double> time_backend(const kernels::Backend& backend, const ref::InstructionModel& m, const Tiles& t,
+                                 int repetitions, std::vector<uint32_t>& D) {
+  D.assign(kernels::c_count(t.shape), kernels::kPoison);
+  const kernels::GemmProblem problem{&m, t.shape, t.A.data(), t.B.data(), t.C.data(), D.data()};
+  backend.run(problem);  // untimed: page faults, thread start-up, caches
+  std::vector<double> rates;
+  for (int r = 0; r < repetitions; ++r) {
+    const auto start = std::chrono::steady_clock::now();
+    backend.run(problem);
+    const std::chrono::duration<double> s = std::chrono::steady_clock::now() - start;
+    rates.push_back(static_cast<double>(D.size()) / std::max(s.count(), 1e-9));
+  }
+  return rates;
+}
+
+std::string python_program(const MmasimBenchOptions& o) {
+  const char* env = std::getenv("MMAEMU_PYTHON");
+  return env && *env ? env : o.python;
+}
+
+// MMA-Sim's row: its child's passes over the tiles, and its D against the reference's.
+MmasimRow run_mmasim(const MmasimBenchOptions& o, const ref::InstructionModel& m, const Tiles& t,
+                     const std::vector<uint32_t>& want, MmasimRow row) {
+  const fs::path dir = o.scratch / ("mmasim-" + m.instr.name);
+  fs::create_directories(dir);
+  const ref::Instruction& in = m.instr;
+  write_npy(dir / "a.npy", npy(in.a, {t.shape.batch, t.shape.M, t.shape.K}, t.A));
+  write_npy(dir / "b.npy", npy(in.b, {t.shape.batch, t.shape.K, t.shape.N}, t.B));
+  write_npy(dir / "c.npy", npy(in.c, {t.shape.batch, t.shape.M, t.shape.N}, t.C));
+  fs::remove(dir / "d.npy");
+  fs::remove(dir / "result.json");
+  ChildRequest request;
+  request.argv = {python_program(o), fs::absolute(o.script).string(), "--dir", fs::absolute(dir).string(), "--arch",
+                  std::string(ref::arch_name(m.arch)), "--instr", in.name, "--repetitions",
+                  std::to_string(o.repetitions)};
+  request.workdir = dir;
+  request.log = dir / "mmasim.log";
+  request.environment = {{"OMP_NUM_THREADS", "1"}, {"MKL_NUM_THREADS", "1"}};
+  request.timeout_seconds = o.timeout_seconds;
+  const ChildResult r = run_child(request, interrupt_flag());
+  nlohmann::json result;
+  if (std::ifstream in_json(dir / "result.json"); in_json) result = nlohmann::json::parse(in_json, nullptr, false);
+  if (r.end == ChildResult::End::not_started) {
+    row.status = "skipped";
+    row.reason = "no Python to run MMA-Sim (" + python_program(o) + ": " + r.error + "; set MMAEMU_PYTHON)";
+    return row;
+  }
+  if (r.end == ChildResult::End::exited && r.exit_code == 3 && result.is_object() && result.contains("skipped")) {
+    row.status = "skipped";
+    row.reason = result["skipped"].get<std::string>();
+    return row;
+  }
+  if (r.end != ChildResult::End::exited || r.exit_code != 0 || !result.is_object() || !result.contains("seconds")) {
+    row.status = "error";
+    row.reason = "MMA-Sim's run failed (exit " + std::to_string(r.exit_code) + "; log: " + request.log.string() + ")";
+    return row;
+  }
+  for (const auto& s : result["seconds"]) row.samples.push_back(static_cast<double>(row.outputs) / std::max(s.get<double>(), 1e-9));
+  row.versions = "mmasim " + result.value("mmasim", std::string("?")) + ", torch " + result.value("torch", std::string("?")) +
+                 ", python " + result.value("python", std::string("?"));
+  const NpyArray d = read_npy(dir / "d.npy");
+  size_t equal = 0;
+  for (size_t i = 0; i < want.size() && i < d.values.size(); ++i) equal += d.values[i] == want[i];
+  row.equal_to_reference = equal;
+  row.status = "measured";
+  row.rate = summarize(row.samples);
+  if (equal != want.size())
+    row.reason = "MMA-Sim (a model) gives other bits than mmaemu's reference on " + std::to_string(want.size() - equal) +
+                 " of " + std::to_string(want.size()) + " outputs";
+  return row;
+}
+
+}  // namespace
+
+std::string MmasimRow::key() const {
+  return std::string("mmasim/") + arch + "/" + instruction + "/" + implementation + "/" +
+         (all_threads ? "t-all" : "t" + std::to_string(threads));
+}
+
+std::vector<MmasimRow> run_mmasim_bench(const MmasimBenchOptions& o, const BenchProgress& progress) {
+  if (o.repetitions < 1) throw InputError("", "repetitions must be at least 1");
+  if (o.tiles < 1) throw InputError("", "tiles must be at least 1");
+  const int all = static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  struct Plan {
+    const char* backend;
+    int threads;
+    bool all_threads;
+  };
+  std::vector<Plan> plans = {{"reference", 1, false}, {"host", 1, false}, {"cpu", 1, false}};
+  if (all > 1) plans.push_back({"cpu", all, true});
+  const size_t total = o.instructions.size() * (plans.size() + 1);
+  size_t done = 0;
+  std::vector<MmasimRow> rows;
+  for (const std::string& name : o.instructions) {
+    const ref::InstructionModel& m = find_model(o.arch, name);
+    const Tiles tiles = make_tiles(m, o.tiles, o.seed);
+    const auto base = [&](const std::string& impl, int threads, bool all_threads) {
+      MmasimRow row;
+      row.arch = std::string(ref::arch_name(o.arch));
+      row.instruction = name;
+      row.implementation = impl;
+      row.threads = threads;
+      row.all_threads = all_threads;
+      row.outputs = kernels::c_count(tiles.shape);
+      return row;
+    };
+    std::vector<uint32_t> want;
+    const size_t first = rows.size();
+    for (const Plan& p : plans) {
+      MmasimRow row = base(p.backend, p.threads, p.all_threads);
+      const kernels::Backend* backend = kernels::find_backend(p.backend);
+      try {
+        if (!backend) throw kernels::KernelError("this build has no backend " + std::string(p.backend));
+        if (auto why = backend->declines(m, tiles.shape, false)) throw kernels::KernelError(*why);
+        kernels::cpu::set_threads(p.threads);
+        std::vector<uint32_t> D;
+        row.samples = time_backend(*backend, m, tiles, o.repetitions, D);
+        kernels::cpu::set_threads(0);
+        if (want.empty()) want = D;  // the reference runs first
+        const auto differs = std::mismatch(D.begin(), D.end(), want.begin());
+        if (differs.first != D.end()) {
+          row.status = "error";
+          row.reason = std::string(p.backend) + " differs from the reference at output " +
+                       std::to_string(differs.first - D.begin());
+        } else {
+          row.status = "measured";
+          row.rate = summarize(row.samples);
+        }
+      } catch (const std::exception& e) {
+        kernels::cpu::set_threads(0);
+        row.status = "error";
+        row.reason = e.what();
+      }
+      rows.push_back(std::move(row));
+      if (progress) progress(++done, total, name + " " + p.backend);
+    }
+    if (want.empty()) {
+      MmasimRow row = base(kMmasim, 1, false);
+      row.status = "skipped";
+      row.reason = "no reference bits to compare MMA-Sim's with";
+      rows.push_back(std::move(row));
+    } else {
+      rows.push_back(run_mmasim(o, m, tiles, want, base(kMmasim, 1, false)));
+    }
+    if (progress) progress(++done, total, name + " mmasim");
+    const MmasimRow& theirs = rows.back();
+    if (theirs.rate && theirs.rate->median > 0)
+      for (size_t i = first; i + 1 < rows.size(); ++i)
+        if (rows[i].rate) rows[i].vs_mmasim = rows[i].rate->median / theirs.rate->median;
+  }
+  return rows;
+}
+
+}  // namespace mmaemu::bench
