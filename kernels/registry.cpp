@@ -27,6 +27,7 @@ const std::vector<const Backend*>& backends() {
 const Backend* find_backend(const std::string& name) {
   for (const Backend* b : backends())
     if (b->name() == name) return b;
+  if (name.rfind("cpu:", 0) == 0) return pinned_cpu_backend(name.substr(4));
   return nullptr;
 }
 
@@ -34,7 +35,7 @@ namespace {
 std::string known_names() {
   std::string s;
   for (const Backend* b : backends()) s += (s.empty() ? "" : ", ") + b->name();
-  return s + ", auto";
+  return s + ", cpu:portable, cpu:avx2, cpu:avx512, auto";
 }
 }  // namespace
 

@@ -7,6 +7,9 @@
 namespace mmaemu::kernels {
 
 const Backend& cpu_backend();        // cpu/cpu_backend.cpp
+// "cpu:portable", "cpu:avx2", "cpu:avx512": the cpu backend held to one instruction set (find_backend
+// knows them; the ladder holds only "cpu"). nullptr for another name.
+const Backend* pinned_cpu_backend(const std::string& isa_name);
 const Backend& host_backend();       // host/host_backend.cpp
 const Backend& reference_backend();  // host/reference_backend.cpp
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)

@@ -6,6 +6,7 @@
 
 #if defined(MMAEMU_TIERS_HAVE_CUDA)
 #include "kernels/cuda/cuda_device.hpp"
+#include "kernels/registry.hpp"
 #endif
 
 namespace mmaemu::tiers {
@@ -83,9 +84,11 @@ void check_backend_names(const SuiteSpec& spec, const std::string& key,
   if (is_all(v, key)) return;
   const std::vector<std::string> have = names_of(available);
   for (const std::string& name : v.list) {
-    if (!contains(have, name) && !contains(gpu_backend_names(), name))
+    // Beyond the ladder: the cpu backend held to one instruction set ("cpu:avx2"), which find_backend knows.
+    if (!contains(have, name) && !contains(gpu_backend_names(), name) && !kernels::find_backend(name))
       throw InputError(v.where, "unknown backend '" + name + "' in '" + key + "'; known: " + joined(have) +
-                                    (have.size() ? ", " : "") + joined(gpu_backend_names()) + " (GPU, CUDA builds)");
+                                    (have.size() ? ", " : "") + joined(gpu_backend_names()) +
+                                    " (GPU, CUDA builds), cpu:portable, cpu:avx2, cpu:avx512");
     if (std::count(v.list.begin(), v.list.end(), name) > 1)
       throw InputError(v.where, "'" + key + "' names backend '" + name + "' twice");
   }
@@ -104,9 +107,10 @@ std::vector<const kernels::Backend*> read_backends(const SuiteSpec& spec, const 
   }
   for (const std::string& name : v.list) {
     const auto it = std::find_if(available.begin(), available.end(), [&](auto* b) { return b->name() == name; });
-    if (it == available.end())
+    const kernels::Backend* pinned = it == available.end() ? kernels::find_backend(name) : nullptr;
+    if (it == available.end() && !pinned)
       throw InputError(v.where, "backend '" + name + "' is not in this build (it has: " + joined(names_of(available)) + ")");
-    out.push_back(*it);
+    out.push_back(it != available.end() ? *it : pinned);
   }
   return out;
 }

@@ -41,8 +41,8 @@ struct TileScratch {
 
 class LaneGemm {
  public:
-  LaneGemm(const GemmProblem& pr, const arith::OpParams& p)
-      : pr_(pr), p_(p), plan_(cpu::lane_plan(p)), isa_(cpu::selected_isa()), kernel_(cpu::lane_kernel(isa_)) {
+  LaneGemm(const GemmProblem& pr, const arith::OpParams& p, cpu::Isa isa)
+      : pr_(pr), p_(p), plan_(cpu::lane_plan(p)), isa_(isa), kernel_(cpu::lane_kernel(isa_)) {
     const GemmShape& s = pr.shape;
     width_ = lane_width(isa_, s.N);
     steps_ = ref::gemm_steps(*pr.model, s.K);
@@ -134,16 +134,26 @@ void run_scalar(const GemmProblem& pr, const arith::OpParams& p) {
   });
 }
 
+// "cpu": the instruction set chosen at run time (isa.hpp); "cpu:ISA": that one, declined where this CPU
+// lacks it (so that tests can run every variant the machine has).
 class CpuBackend final : public Backend {
  public:
-  std::string name() const override { return "cpu"; }
+  explicit CpuBackend(std::optional<cpu::Isa> pinned) : pinned_(pinned) {}
+  std::string name() const override { return pinned_ ? std::string("cpu:") + cpu::isa_name(*pinned_) : "cpu"; }
   std::string description() const override {
-    const cpu::Isa isa = cpu::selected_isa();
+    const cpu::Isa isa = pinned_ ? *pinned_ : cpu::selected_isa();
     return std::string("the kernels' arithmetic on ") + cpu::isa_name(isa) + " vector lanes (" +
            std::to_string(cpu::max_width(isa)) + " x 32 bits) and " + std::to_string(cpu::threads()) +
            " threads; scalar where lanes do not apply";
   }
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
+    if (pinned_ && !cpu::cpu_runs(*pinned_))
+      return std::string("this machine does not run the ") + cpu::isa_name(*pinned_) + " kernels";
+    if (!pinned_) try {
+        (void)cpu::selected_isa();
+      } catch (const std::exception& e) {
+        return std::string(e.what());
+      }
     if (model.fma_chain) return std::nullopt;
     return arith_declines(model);
   }
@@ -152,7 +162,7 @@ class CpuBackend final : public Backend {
     const bool chain = pr.model->fma_chain;
     const arith::OpParams p = chain ? arith::OpParams{} : params_from_profile(*pr.model);
     if (!chain && !cpu::lane_plan_declines(p) && pr.shape.M && pr.shape.N) {
-      const LaneGemm gemm(pr, p);
+      const LaneGemm gemm(pr, p, pinned_ ? *pinned_ : cpu::selected_isa());
       cpu::parallel_for(gemm.items(), [&](size_t item) { gemm.run_item(item); });
     } else {
       run_scalar(pr, p);
@@ -160,13 +170,28 @@ class CpuBackend final : public Backend {
     const std::chrono::duration<double, std::milli> ms = std::chrono::steady_clock::now() - start;
     return {name(), ms.count()};
   }
+
+ private:
+  std::optional<cpu::Isa> pinned_;
 };
 
 }  // namespace
 
 const Backend& cpu_backend() {
-  static const CpuBackend b;
+  static const CpuBackend b(std::nullopt);
   return b;
+}
+
+const Backend* pinned_cpu_backend(const std::string& isa_name) {
+  static const CpuBackend portable(cpu::Isa::portable), avx2(cpu::Isa::avx2), avx512(cpu::Isa::avx512);
+  const auto isa = cpu::parse_isa(isa_name);
+  if (!isa) return nullptr;
+  switch (*isa) {
+    case cpu::Isa::portable: return &portable;
+    case cpu::Isa::avx2: return &avx2;
+    case cpu::Isa::avx512: return &avx512;
+  }
+  return nullptr;
 }
 
 }  // namespace mmaemu::kernels

@@ -1,6 +1,5 @@
 #include "kernels/cpu/isa.hpp"
 
-#include <atomic>
 #include <cstdlib>
 #include <stdexcept>
 
@@ -12,9 +11,6 @@ constexpr bool kX86 = true;
 #else
 constexpr bool kX86 = false;
 #endif
-
-// -1: no override; else the Isa's value.
-std::atomic<int> g_override{-1};
 
 bool cpu_has(Isa isa) {
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
@@ -100,18 +96,12 @@ LaneKernel lane_kernel(Isa isa) {
 }
 
 Isa selected_isa() {
-  if (const int o = g_override.load(); o >= 0) return static_cast<Isa>(o);
   const char* env = std::getenv("MMAEMU_CPU_ISA");
   if (!env || !*env || std::string(env) == "auto") return widest();
   const auto isa = parse_isa(env);
   if (!isa)
     throw std::runtime_error(std::string("MMAEMU_CPU_ISA=") + env + ": not an instruction set (portable, avx2, avx512, auto)");
   return checked(*isa, std::string("MMAEMU_CPU_ISA=") + env);
-}
-
-void set_isa_override(std::optional<Isa> isa) {
-  if (isa) checked(*isa, std::string("cpu backend ISA ") + isa_name(*isa));
-  g_override.store(isa ? static_cast<int>(*isa) : -1);
 }
 
 }  // namespace mmaemu::kernels::cpu

@@ -21,11 +21,9 @@ int max_width(Isa isa);          // 32-bit lanes of its widest vector: 4, 8, 16
 using LaneKernel = void (*)(const LaneTile&);
 LaneKernel lane_kernel(Isa isa);
 
-// The ISA the backend uses now: the override (set_isa_override), else MMAEMU_CPU_ISA, else the widest
-// this CPU runs. Throws std::runtime_error, naming the setting, for an unknown name or an ISA this build
-// or CPU lacks.
+// The ISA the backend "cpu" uses: MMAEMU_CPU_ISA, else the widest this CPU runs ("cpu:ISA" backends
+// hold one regardless). Throws std::runtime_error, naming the setting, for an unknown name or an ISA this
+// build or CPU lacks.
 Isa selected_isa();
-// Tests and benchmarks: use `isa` (nullopt: back to the environment's choice); throws as above.
-void set_isa_override(std::optional<Isa> isa);
 
 }  // namespace mmaemu::kernels::cpu

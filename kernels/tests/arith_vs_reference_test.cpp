@@ -242,22 +242,16 @@ std::vector<int> interesting_product_exps(const ref::InstructionModel& m) {
 
 // The CPU runs of the kernels' arithmetic: the host backend, and the cpu backend under each instruction
 // set this CPU runs.
-struct KernelRun {
-  std::string name;
-  const Backend* backend;
-  std::optional<cpu::Isa> isa;
-};
-
-std::vector<KernelRun> kernel_runs() {
-  std::vector<KernelRun> runs = {{"host", &host_backend(), std::nullopt}};
+std::vector<const Backend*> kernel_runs() {
+  std::vector<const Backend*> runs = {&host_backend()};
   for (cpu::Isa isa : cpu::isas_built())
-    if (cpu::cpu_runs(isa)) runs.push_back({std::string("cpu/") + cpu::isa_name(isa), &cpu_backend(), isa});
+    if (cpu::cpu_runs(isa)) runs.push_back(pinned_cpu_backend(cpu::isa_name(isa)));
   return runs;
 }
 
 // Runs ref::gemm and every kernel run on the same GEMM; returns the number of outputs compared per run.
 size_t expect_same_bits(const ref::InstructionModel& m, const Gemm& g, const std::string& what) {
-  static const std::vector<KernelRun> runs = kernel_runs();
+  static const std::vector<const Backend*> runs = kernel_runs();
   const GemmShape& s = g.shape;
   const size_t steps = ref::gemm_steps(m, s.K), outs = c_count(s);
   std::vector<uint32_t> wantD(outs), wantT(outs * steps);
@@ -267,23 +261,21 @@ size_t expect_same_bits(const ref::InstructionModel& m, const Gemm& g, const std
     ref::gemm(m, s.M, s.N, s.K, g.A.data() + t * s.M * s.K, g.B.data() + t * s.K * s.N, g.C.data() + t * s.M * s.N,
               wantD.data() + t * s.M * s.N, wantT.data() + t * s.M * s.N * steps,
               scaled ? g.SA.data() + t * s.M * S : nullptr, scaled ? g.SB.data() + t * S * s.N : nullptr);
-  for (const KernelRun& run : runs) {
+  for (const Backend* run : runs) {
     // Outputs start poisoned: one left unwritten cannot pass where the answer is +0.
     std::vector<uint32_t> D(outs, kPoison), T(outs * steps, kPoison);
-    cpu::set_isa_override(run.isa);
-    run.backend->run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data(), scaled ? g.SA.data() : nullptr,
+    run->run({&m, s, g.A.data(), g.B.data(), g.C.data(), D.data(), T.data(), scaled ? g.SA.data() : nullptr,
                       scaled ? g.SB.data() : nullptr});
-    cpu::set_isa_override(std::nullopt);
     for (size_t o = 0; o < outs; ++o) {
       const size_t t = o / (s.M * s.N), r = (o / s.N) % s.M, n = o % s.N;
       for (size_t st = 0; st < steps; ++st)
         if (T[o * steps + st] != wantT[o * steps + st]) {
-          ADD_FAILURE() << run.name << ", " << what << ": trace of (" << t << "," << r << "," << n << ") step " << st
+          ADD_FAILURE() << run->name() << ", " << what << ": trace of (" << t << "," << r << "," << n << ") step " << st
                         << ": got " << hex(T[o * steps + st]) << ", reference " << hex(wantT[o * steps + st]);
           return 0;
         }
       if (D[o] != wantD[o]) {
-        ADD_FAILURE() << run.name << ", " << what << ": D(" << t << "," << r << "," << n << "): got " << hex(D[o])
+        ADD_FAILURE() << run->name() << ", " << what << ": D(" << t << "," << r << "," << n << "): got " << hex(D[o])
                       << ", reference " << hex(wantD[o]);
         return 0;
       }
