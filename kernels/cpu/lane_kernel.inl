@@ -1,8 +1,8 @@
 // The lane kernel: LaneTile (lane_tile.hpp) on W 32-bit lanes, one GEMM output per lane, written with
-// the compiler's generic vectors so that one source serves every instruction set. Included by
-// lanes_<isa>.cpp inside an anonymous namespace and compiled there with that ISA's flags: nothing here
-// may have external linkage (an inline function shared with other translation units could be merged
-// into them with instructions their machine lacks), so no std:: and no arith:: calls.
+// the compiler's generic vectors so that one source serves every instruction set. Included by lanes.cpp,
+// which CMake compiles once per ISA with that ISA's flags: everything here is in an anonymous namespace
+// and nothing may have external linkage (an inline function shared with other translation units could be
+// merged into them with instructions their machine lacks), so no std:: and no arith:: calls.
 //
 // Per block (arith::block in emu_dot.hpp is the scalar statement of the same arithmetic):
 //   pass 1: the alignment exponent emax over the products (ea + eb) and the addend;
@@ -11,6 +11,14 @@
 //   round:  |pos - neg| * 2^(emax - F) rounded once to the result format.
 // Lanes the vectors do not finish (NaN / Inf addend, a block whose terms are all zero) are flagged
 // irregular; the backend recomputes those outputs with the scalar arithmetic.
+
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/cpu/lane_tile.hpp"
+
+namespace mmaemu::kernels::cpu {
+namespace {
 
 template <int W>
 struct V {
@@ -185,3 +193,6 @@ void run_width(const LaneTile& t) {
     default: return run_tile<W, true, true, true>(t);
   }
 }
+
+}  // namespace
+}  // namespace mmaemu::kernels::cpu

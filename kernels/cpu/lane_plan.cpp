@@ -24,8 +24,11 @@ std::optional<std::string> lane_plan_declines(const arith::OpParams& p) {
   const arith::BlockParams& bp = in.block;
   if (bp.L < 1 || in.k < 1) return "empty block model";
   if (bp.F < in.a.man_bits + in.b.man_bits) return "F below the products' fraction bits";
-  const uint64_t term = uint64_t{1} << (bp.F + 2);
-  if (bp.F > 29 || (static_cast<uint64_t>(bp.L) + 1) * term + bp.L + 1 >= (uint64_t{1} << 32))
+  if (bp.F > 29) return "block sums wider than 32 bits";
+  // The largest product term (both significands all ones, at emax) and the largest addend term.
+  const uint64_t product = ((uint64_t{2} << in.a.man_bits) - 1) * ((uint64_t{2} << in.b.man_bits) - 1)
+                           << (bp.F - in.a.man_bits - in.b.man_bits);
+  if (static_cast<uint64_t>(bp.L) * (product + 1) + (uint64_t{1} << (bp.F + 1)) + 1 >= (uint64_t{1} << 32))
     return "block sums wider than 32 bits";
   // The chain stays in one pattern: C and D alike, and the block's result read back as that format.
   if (in.c.id != in.d.id) return "C and D in different formats";

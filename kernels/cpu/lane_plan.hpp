@@ -5,11 +5,12 @@
 //   A and B have at most 11 significant bits (fp16, bf16, tf32, FP8, FP6, FP4), so a product's
 //   significand is < 2^(ma+mb+2) and, pre-shifted left by F - (ma+mb) (>= 0), < 2^(F+2): the aligned term
 //   is that shifted right by emax - e, a 32-bit shift. The addend c (fp32 or fp16) aligns to < 2^(F+1).
-//   Positive and negative terms are summed apart, each sum < (L+1) * 2^(F+2) + L + 1 (floor truncation
-//   adds at most 1 a term), which the plan requires to be < 2^32; |sum| = max - min of the two is then a
-//   32-bit magnitude, rounded once to the block's result format in 32-bit lanes.
-// Hopper's fp16/bf16/tf32 blocks (L 16 or 8, F 25) and FP8 blocks (L 32, F 13) qualify; lowered and
-// block-scaled instructions, fp64, and blocks whose sums need more bits run the scalar arithmetic.
+//   Positive and negative terms are summed apart, each sum <= L * (largest product term + 1) + 2^(F+1)
+//   (floor truncation adds at most 1 a term), which the plan requires to be < 2^32; |sum| = max - min of
+//   the two is then a 32-bit magnitude, rounded once to the block's result format in 32-bit lanes.
+// Hopper's fp16/bf16/tf32 blocks (L 16 or 8, F 25), FP8 blocks (L 32, F 13; and sm_120's L 32, F 25:
+// 32 x 225 x 2^19 < 2^32) qualify; lowered and block-scaled instructions, fp64, and blocks whose sums
+// need more bits run the scalar arithmetic.
 #pragma once
 #include <cstdint>
 #include <optional>

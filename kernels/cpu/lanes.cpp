@@ -1,19 +1,13 @@
 // The lane kernel (lane_kernel.inl) for one instruction set: CMakeLists.txt compiles this file once per
 // ISA with that ISA's flags, naming the entry point (MMAEMU_LANES_ENTRY: lanes_portable, lanes_avx2,
 // lanes_avx512) and the widest vector it holds (MMAEMU_LANES_MAX_WIDTH, in 32-bit lanes).
-#include <cstddef>
-#include <cstdint>
-
-#include "kernels/cpu/lane_tile.hpp"
+#include "kernels/cpu/lane_kernel.inl"
 
 #if !defined(MMAEMU_LANES_ENTRY) || !defined(MMAEMU_LANES_MAX_WIDTH)
 #error "compile lanes.cpp through kernels/CMakeLists.txt, which names the ISA"
 #endif
 
 namespace mmaemu::kernels::cpu {
-namespace {
-#include "kernels/cpu/lane_kernel.inl"
-}  // namespace
 
 void MMAEMU_LANES_ENTRY(const LaneTile& tile) {
   switch (tile.width) {
