@@ -44,7 +44,8 @@ std::vector<std::string> read_library_engines(const SuiteSpec& spec) {
   if (!spec.has("library_engines")) return {"host"};
   const SchemaValue& v = spec.values.at("library_engines");
   for (const std::string& e : v.list)
-    if (e != "host" && e != "cuda") throw InputError(v.where, "unknown library engine '" + e + "' (host, cuda)");
+    if (e != "host" && e != "cpu" && e != "cuda")
+      throw InputError(v.where, "unknown library engine '" + e + "' (host, cpu, cuda)");
   return v.list;
 }
 

@@ -157,16 +157,16 @@ MMAEMU_HD float library_partial(const LibraryLoad& in, size_t K, size_t s) {
   return acc;
 }
 
-// D[m][n]'s raw bits: a_row = A[m][0..K), b_col = B[0..K)[n] with stride b_stride, c_bits = C[m][n].
-MMAEMU_HD uint32_t library_element(const LibraryParams& p, const uint32_t* a_row, const uint32_t* b_col,
-                                          size_t b_stride, size_t K, uint32_t c_bits) {
-  const LibraryLoad in{p, a_row, b_col, b_stride};
+// The slices' reduction and the epilogue of one output, its partials given by partial(s) (float): D's raw
+// bits. Shared by library_element (partials computed here) and the cpu backend's lanes (computed there).
+template <class Partial>
+MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial, uint32_t c_bits) {
   float acc = 0.0f;
   for (uint32_t step = 0; step < p.reduction_steps; ++step) {
     const uint16_t first = p.reduction_first[step], second = p.reduction_second[step];
     float x = 0.0f;
     for (int j = 0; j < (second != kAloneInStep ? 2 : 1); ++j) {  // one call site: one inlined copy on the GPU
-      float y = library_partial(in, K, j ? second : first);
+      float y = partial(j ? second : first);
       if (p.partials_in_output_type)  // REDUCTION_SCHEME_OUTPUT_TYPE: the partial as D's type holds it
         y = f32_of(convert(p.d, convert(fmt_params(Fmt::fp32), bits_of(y), p.d, true), fmt_params(Fmt::fp32), true));
       x = j ? add_rn(x, y) : y;
@@ -182,6 +182,20 @@ MMAEMU_HD uint32_t library_element(const LibraryParams& p, const uint32_t* a_row
   }
   if (d != d) return canonical_nan(p.d);
   return convert(fmt_params(Fmt::fp32), bits_of(d), p.d, true);
+}
+
+// Slice s's partial of one output, computed on demand.
+struct SlicePartials {
+  const LibraryLoad& in;
+  size_t K;
+  MMAEMU_HD float operator()(size_t s) const { return library_partial(in, K, s); }
+};
+
+// D[m][n]'s raw bits: a_row = A[m][0..K), b_col = B[0..K)[n] with stride b_stride, c_bits = C[m][n].
+MMAEMU_HD uint32_t library_element(const LibraryParams& p, const uint32_t* a_row, const uint32_t* b_col,
+                                   size_t b_stride, size_t K, uint32_t c_bits) {
+  const LibraryLoad in{p, a_row, b_col, b_stride};
+  return library_finish(p, SlicePartials{in, K}, c_bits);
 }
 
 }  // namespace mmaemu::kernels::arith

@@ -7,8 +7,9 @@ namespace mmaemu::kernels::cpu {
 namespace {
 
 // One element into the planes at index i; true when it is NaN or Inf.
-inline bool decode_into(const arith::FmtParams& f, const arith::BlockParams& bp, uint32_t bits, int pre_shift,
-                        DecodedPlanes& out, size_t i) {
+inline bool decode_into(const arith::FmtParams& f, const arith::BlockParams& bp, uint32_t bits, bool round_tf32,
+                        int pre_shift, DecodedPlanes& out, size_t i) {
+  if (round_tf32) bits = arith::convert(arith::fmt_params(arith::Fmt::fp32), bits, arith::fmt_params(arith::Fmt::tf32), true);
   const arith::Value v = arith::read_operand(f, bits, bp);
   out.neg[i] = v.neg ? ~0u : 0u;
   switch (v.cls) {
@@ -40,16 +41,15 @@ void DecodedPlanes::resize(size_t elements, size_t lines) {
   special.assign(lines, 0);
 }
 
-void decode_a(const arith::InstrParams& ip, const uint32_t* a, size_t K, size_t rows, size_t k0, size_t kn,
-              DecodedPlanes& out) {
-  out.resize(rows * kn, rows);
-  for (size_t r = 0; r < rows; ++r) {
-    const uint32_t* row = a + r * K;
+void decode_a(const arith::InstrParams& ip, const TileSource& src, size_t k0, size_t kn, DecodedPlanes& out) {
+  out.resize(src.rows * kn, src.rows);
+  for (size_t r = 0; r < src.rows; ++r) {
+    const uint32_t* row = src.a + r * src.a_stride;
     bool special = false;
     for (size_t i = 0; i < kn; ++i) {
       const size_t k = k0 + i;
-      if (k < K)
-        special |= decode_into(ip.a, ip.block, row[k], 0, out, r * kn + i);
+      if (k < src.k_end)
+        special |= decode_into(ip.a, ip.block, row[k], src.round_tf32, 0, out, r * kn + i);
       else
         zero_into(out, r * kn + i);
     }
@@ -57,15 +57,16 @@ void decode_a(const arith::InstrParams& ip, const uint32_t* a, size_t K, size_t 
   }
 }
 
-void decode_b(const arith::InstrParams& ip, const uint32_t* b, size_t K, size_t N, size_t cols, size_t lanes,
-              size_t k0, size_t kn, int pre_shift, DecodedPlanes& out) {
+void decode_b(const arith::InstrParams& ip, const TileSource& src, size_t k0, size_t kn, int pre_shift,
+              DecodedPlanes& out) {
+  const size_t lanes = src.lanes;
   out.resize(kn * lanes, lanes);
   for (size_t i = 0; i < kn; ++i) {
     const size_t k = k0 + i;
-    const uint32_t* row = b + k * N;
+    const uint32_t* row = src.b + k * src.b_stride;
     for (size_t j = 0; j < lanes; ++j) {
-      if (k < K && j < cols) {
-        if (decode_into(ip.b, ip.block, row[j], pre_shift, out, i * lanes + j)) out.special[j] = 1;
+      if (k < src.k_end && j < src.cols) {
+        if (decode_into(ip.b, ip.block, row[j], src.round_tf32, pre_shift, out, i * lanes + j)) out.special[j] = 1;
       } else {
         zero_into(out, i * lanes + j);
       }

@@ -19,13 +19,24 @@ struct DecodedPlanes {
   void resize(size_t elements, size_t lines);
 };
 
-// A's rows [0, rows) of `a` (row r at a + r * K), elements [k0, k0 + kn): out[r * kn + i].
-void decode_a(const arith::InstrParams& ip, const uint32_t* a, size_t K, size_t rows, size_t k0, size_t kn,
-              DecodedPlanes& out);
+// Where a tile's operands are: A's row r at a + r * a_stride, B's element k of column j at
+// b[k * b_stride + j]; elements at or past k_end are zeros (the end of K, or of a library slice); with
+// round_tf32, fp32 patterns are rounded to tf32 (nearest even) first, as the library's tf32 kernels do.
+struct TileSource {
+  const uint32_t* a = nullptr;
+  size_t a_stride = 0;
+  const uint32_t* b = nullptr;
+  size_t b_stride = 0;
+  size_t k_end = 0;
+  size_t rows = 0, cols = 0, lanes = 0;  // lanes: cols rounded up to the lane width (the rest zeros)
+  bool round_tf32 = false;
+};
 
-// B's columns [0, cols) of `b` (element k of column j at b[k * N + j]), elements [k0, k0 + kn), as `lanes`
-// columns (cols..lanes zero): out[i * lanes + j]; significands shifted left by pre_shift.
-void decode_b(const arith::InstrParams& ip, const uint32_t* b, size_t K, size_t N, size_t cols, size_t lanes,
-              size_t k0, size_t kn, int pre_shift, DecodedPlanes& out);
+// A's rows, elements [k0, k0 + kn): out[r * kn + i].
+void decode_a(const arith::InstrParams& ip, const TileSource& src, size_t k0, size_t kn, DecodedPlanes& out);
+
+// B's columns, elements [k0, k0 + kn): out[i * lanes + j]; significands shifted left by pre_shift.
+void decode_b(const arith::InstrParams& ip, const TileSource& src, size_t k0, size_t kn, int pre_shift,
+              DecodedPlanes& out);
 
 }  // namespace mmaemu::kernels::cpu

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "kernels/backend.hpp"
+#include "kernels/cpu/library_lanes.hpp"
 #include "kernels/params_from_profile.hpp"
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
 #include "kernels/cuda/cuda_device.hpp"
@@ -20,19 +21,20 @@ std::string_view library_engine_name(LibraryEngine engine) {
   switch (engine) {
     case LibraryEngine::reference: return "reference";
     case LibraryEngine::host: return "host";
+    case LibraryEngine::cpu: return "cpu";
     case LibraryEngine::cuda: return "cuda";
   }
   return "?";
 }
 
 std::optional<LibraryEngine> parse_library_engine(std::string_view name) {
-  for (const LibraryEngine e : {LibraryEngine::reference, LibraryEngine::host, LibraryEngine::cuda})
+  for (const LibraryEngine e : {LibraryEngine::reference, LibraryEngine::host, LibraryEngine::cpu, LibraryEngine::cuda})
     if (library_engine_name(e) == name) return e;
   return std::nullopt;
 }
 
 std::optional<std::string> library_engine_declines(LibraryEngine engine) {
-  if (engine == LibraryEngine::host) return std::nullopt;
+  if (engine == LibraryEngine::host || engine == LibraryEngine::cpu) return std::nullopt;
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
   return cuda_device_declines();
 #else
@@ -75,6 +77,10 @@ void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref:
   if (engine == LibraryEngine::cuda) {
     if (const auto why = library_engine_declines(engine)) throw KernelError("library GEMM on CUDA: " + *why);
     library_gemm_cuda(library_params(call, algo), call, A, B, C, D);
+    return;
+  }
+  if (engine == LibraryEngine::cpu) {
+    cpu::library_gemm_lanes(library_params(call, algo), call, A, B, C, D);
     return;
   }
   const bool reference = engine == LibraryEngine::reference;

@@ -1,6 +1,7 @@
 // The library GEMM model of reference/library_gemm.hpp (cuBLASLt on an H200) computed by the kernels'
-// own arithmetic (arith/library_dot.hpp): on the CPU ("host", every hardware thread) or on the GPU
-// ("cuda", one thread per output). Same rules, taken from ref::plan_library_gemm; an independent
+// own arithmetic (arith/library_dot.hpp): on the CPU ("host", every hardware thread; "cpu", its chains
+// on the cpu backend's vector lanes, kernels/cpu/library_lanes.hpp) or on the GPU ("cuda", one thread per
+// output). Same rules, taken from ref::plan_library_gemm; an independent
 // implementation of the arithmetic, checked bit for bit against the recorded library outputs (T3).
 #pragma once
 #include <cstdint>
@@ -13,9 +14,9 @@
 
 namespace mmaemu::kernels {
 
-// reference: ref::library_gemm itself (rows on every CPU thread); host, cuda: the kernels' arithmetic.
-enum class LibraryEngine { reference, host, cuda };
-std::optional<LibraryEngine> parse_library_engine(std::string_view name);  // "reference", "host", "cuda"
+// reference: ref::library_gemm itself (rows on every CPU thread); host, cpu, cuda: the kernels' arithmetic.
+enum class LibraryEngine { reference, host, cpu, cuda };
+std::optional<LibraryEngine> parse_library_engine(std::string_view name);  // "reference", "host", "cpu", "cuda"
 std::string_view library_engine_name(LibraryEngine engine);
 
 // Why `engine` cannot run here (cuda: not built with CUDA, or no device); empty when it can.

@@ -57,9 +57,13 @@ const std::vector<Case> kCases = {
     // algorithm 23: mma.sync k16 tiles (bf16 too), the stage depth's residue first
     {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 3, 5, 1000, 23, 8, 0, 64, 4},
     {FormatId::tf32, FormatId::tf32, FormatId::fp32, false, 5, 3, 1001, 23, 4, 0, 16, 2},
+    // Past the cpu engine's tiles (32 rows, 128 columns) and K chunks (128): split-K, FP8 promotion.
+    {FormatId::bf16, FormatId::bf16, FormatId::fp32, false, 33, 130, 160, 66, 2, 0, 64},
+    {FormatId::e4m3, FormatId::e4m3, FormatId::fp32, false, 36, 130, 304, 66, 1, 0, 128},
 };
 
-TEST(LibraryGemm, HostEngineMatchesTheReference) {
+// The kernels' engines on the CPU: host (the scalar per-output code) and cpu (its chains on lanes).
+TEST(LibraryGemm, KernelEnginesMatchTheReference) {
   const std::vector<std::pair<float, float>> scalars = {{1.0f, 0.0f}, {0.3f, -1.7f}, {-1.25f, 0.75f}};
   size_t compared = 0;
   for (const Case& k : kCases) {
@@ -90,13 +94,16 @@ TEST(LibraryGemm, HostEngineMatchesTheReference) {
         const ref::Instruction whole{"gemm", ref::InstrFamily::mma_sync, static_cast<int>(k.M), static_cast<int>(k.N),
                                      static_cast<int>(k.K), k.a, k.b, k.d, k.d, {}, std::nullopt};
         gen::generate_tile(family, whole, 1000 + compared, A.data(), B.data(), C.data());
-        std::vector<uint32_t> want(k.M * k.N), got(k.M * k.N, kPoison);  // poisoned: unwritten cannot pass
+        std::vector<uint32_t> want(k.M * k.N);
         ref::library_gemm(call, algo, A.data(), B.data(), C.data(), want.data());
-        library_gemm(LibraryEngine::host, call, algo, A.data(), B.data(), C.data(), got.data());
-        for (size_t i = 0; i < want.size(); ++i) {
-          ASSERT_EQ(got[i], want[i]) << name(k, family) << " alpha " << alpha << " beta " << beta << " output ("
-                                     << i / k.N << ", " << i % k.N << "): expected 0x" << std::hex << want[i]
-                                     << ", got 0x" << got[i];
+        for (const LibraryEngine engine : {LibraryEngine::host, LibraryEngine::cpu}) {
+          std::vector<uint32_t> got(k.M * k.N, kPoison);  // poisoned: unwritten cannot pass
+          library_gemm(engine, call, algo, A.data(), B.data(), C.data(), got.data());
+          for (size_t i = 0; i < want.size(); ++i) {
+            ASSERT_EQ(got[i], want[i]) << library_engine_name(engine) << ", " << name(k, family) << " alpha " << alpha
+                                       << " beta " << beta << " output (" << i / k.N << ", " << i % k.N
+                                       << "): expected 0x" << std::hex << want[i] << ", got 0x" << got[i];
+          }
         }
         compared += want.size();
       }
