@@ -60,7 +60,7 @@ NpyArray compute(const LibraryRequest& r, lt::LtCall call, lt::LtOperands ops) {
   check_runs(call);
   const lt::LtAlgoConfig algo = configuration(r.call, r.config, call);
   const auto engine = kernels::parse_library_engine(r.engine);
-  if (!engine) throw InputError("--backend", "a library call runs on reference, host or cuda, not '" + r.engine + "'");
+  if (!engine) throw InputError("--backend", "a library call runs on reference, host, cpu or cuda, not '" + r.engine + "'");
   NpyArray d;
   d.word_bytes = storage_bytes(call.d);
   d.shape = {call.M, call.N};

@@ -144,7 +144,8 @@ def library_gemm(a, b, c=None, *, profile: str = "cublaslt-h200", a_type: str | 
     dtypes, or are named (a_type, b_type: bf16 fp16 tf32 fp32 e4m3 e5m2; d_type: bf16 fp16 fp32;
     fp32 operands are computed as tf32 when a_type="tf32"). algo: "auto" (the configuration the
     profile's resolver says the heuristic picks for this layout and workspace limit) or a
-    configuration as a dict (a recording's "config"). backend: "reference", "host" or "cuda"."""
+    configuration as a dict (a recording's "config"). backend: "reference", "host", "cpu" (the chains on
+    vector lanes, every core) or "cuda"."""
     a_type = _type_of(a, a_type, "a")
     b_type = _type_of(b, b_type, "b")
     d_type = d_type or (_type_of(c, None, "c") if c is not None and hasattr(c, "dtype") and

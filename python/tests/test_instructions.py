@@ -29,9 +29,10 @@ def test_mma_reproduces_the_h200_recording(instr):
 
 
 @pytest.mark.parametrize("instr", RECORDED)
-def test_host_backend_gives_the_reference_bits(instr):
+@pytest.mark.parametrize("backend", ["host", "cpu"])
+def test_cpu_backends_give_the_h200_bits(instr, backend):
     a, b, c, d = load(instr)
-    assert np.array_equal(mmaemu.mma("sm90", instr, a[:64], b[:64], c[:64], backend="host"), d[:64])
+    assert np.array_equal(mmaemu.mma("sm90", instr, a[:64], b[:64], c[:64], backend=backend), d[:64])
 
 
 def gemm_operands(rng, m, n, k, tiles_of):
@@ -54,6 +55,7 @@ def test_gemm_equals_the_command_line(cli, tmp_path, instr):
     assert np.array_equal(d, np.load(tmp_path / "d.npy"))
     assert np.array_equal(trace, np.load(tmp_path / "t.npy"))
     assert np.array_equal(mmaemu.gemm("sm90", instr, a, b, c, backend="host"), d)
+    assert np.array_equal(mmaemu.gemm("sm90", instr, a, b, c, backend="cpu"), d)
 
 
 def test_gemm_without_c_adds_zeros():

@@ -41,7 +41,7 @@ def test_library_gemm_in_the_library_view(torch_calls, call_id):
     kwargs = dict(a_type=call["a"], b_type=call["b"], d_type=call["d"], alpha=call["alpha"], beta=call["beta"],
                   scale_a=call["scale_a"], scale_b=call["scale_b"], fast_accum=call["fast_accum"],
                   layout=call.get("layout", "TN"))  # recordings leave TN, the default, out
-    for backend in ("reference", "host"):
+    for backend in ("reference", "host", "cpu"):
         assert_same_bits(mmaemu.library_gemm(ops["a"], ops["b"], ops["c"], backend=backend, **kwargs), d_lib, backend)
 
 

@@ -38,10 +38,11 @@ def run_as_torch(call, op, ops):
                             out_dtype=DTYPES[call["d"]], use_fast_accum=call["fast_accum"])
 
 
+@pytest.mark.parametrize("backend", ["host", "cpu"])
 @pytest.mark.parametrize("call_id", TORCH_CALLS)
-def test_emulate_gives_the_h200_bits(torch_calls, call_id):
+def test_emulate_gives_the_h200_bits(torch_calls, call_id, backend):
     call, op, ops, d_lib = torch_calls[call_id]
-    with mmaemu.torch.emulate("cublaslt-h200", backend="host", progress=False):
+    with mmaemu.torch.emulate("cublaslt-h200", backend=backend, progress=False):
         out = run_as_torch(call, op, ops)
     assert out.dtype == DTYPES[call["d"]]
     assert np.array_equal(bits(out), np.ascontiguousarray(d_lib.T)), f"call {call_id} ({op})"

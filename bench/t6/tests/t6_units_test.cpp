@@ -118,8 +118,12 @@ TEST_F(TierFile, ShippedFilesLoad) {
   for (const auto& b : full.gemm->backends) EXPECT_TRUE(b.max_case_seconds) << b.name << " has a budget";
   EXPECT_TRUE(full.has_quick_form);
   EXPECT_EQ(full.reference->options.repetitions, 5) << "the full form, not the quick one";
+  ASSERT_TRUE(full.mmasim);
+  EXPECT_EQ(full.mmasim->options.instructions.front(), "mma.m16n8k16.f32.f16.f16.f32") << "the target's instruction";
+  EXPECT_TRUE(fs::exists(full.mmasim->options.script));
   const T6Spec quick = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml", true);
-  ASSERT_TRUE(quick.reference && quick.harness && quick.gemm);
+  ASSERT_TRUE(quick.reference && quick.harness && quick.gemm && quick.mmasim);
+  EXPECT_LT(quick.mmasim->options.tiles, full.mmasim->options.tiles);
   EXPECT_LT(quick.reference->options.min_seconds, full.reference->options.min_seconds);
   EXPECT_LT(quick.gemm->samples, full.gemm->samples);
 }
@@ -146,6 +150,57 @@ TEST_F(TierFile, ErrorsNameFileLineAndColumn) {
   EXPECT_NE(error_of("tier: T6\nharness:\n  suites:\n    - {tier: nowhere.yaml, suite: x}\n").find(":4:14: tier file not found"),
             std::string::npos);
   EXPECT_NE(error_of("tier: T6\ndescription: nothing\n").find("at least one of the sections"), std::string::npos);
+}
+
+
+TEST_F(TierFile, MmasimSectionIsChecked) {
+  const std::string head = "tier: T6\nmmasim:\n  arch: sm90\n";
+  const std::string script = "  script: " + (fs::path(MMAEMU_SOURCE_DIR) / "bench/cpu/mmasim_rate.py").string() + "\n";
+  EXPECT_EQ(error_of(head + "  instructions: [mma.m16n8k16.f32.f16.f16.f32]\n" + script), "");
+  EXPECT_NE(error_of(head + "  instructions: [mma.m16n8k99.f32.f16.f16.f32]\n" + script)
+                .find(":4:17: no instruction mma.m16n8k99.f32.f16.f16.f32 on sm90"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  instructions: [mma.m16n8k16.f32.f16.f16.f32]\n  script: nowhere.py\n").find(":5:11:"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  instructions: [mma.m16n8k16.f32.f16.f16.f32]\n" + script + "  tiles: 0\n")
+                .find("'tiles' must be from 1"),
+            std::string::npos);
+}
+
+// The section's rows without MMA-Sim: the backends measured and equal to the reference, MMA-Sim's row
+// skipped with the reason (an interpreter that cannot be started), or an error when its script fails.
+TEST(MmasimSection, BackendsMeasuredAndMmasimSkippedOrFailedWithTheReason) {
+  const fs::path scratch = fs::temp_directory_path() / ("mmaemu-mmasim-" + std::to_string(::getpid()));
+  bench::MmasimBenchOptions o;
+  o.instructions = {"mma.m16n8k16.f32.bf16.bf16.f32"};
+  o.tiles = 8;
+  o.repetitions = 2;
+  o.script = fs::path(MMAEMU_SOURCE_DIR) / "bench/cpu/mmasim_rate.py";
+  o.scratch = scratch;
+  o.python = (scratch / "no-such-python").string();
+  ::unsetenv("MMAEMU_PYTHON");
+  const auto rows = bench::run_mmasim_bench(o, nullptr);
+  ASSERT_GE(rows.size(), 4u);
+  for (const auto& r : rows) {
+    if (r.implementation == bench::kMmasim) {
+      EXPECT_EQ(r.status, "skipped");
+      EXPECT_NE(r.reason.find("no Python to run MMA-Sim"), std::string::npos) << r.reason;
+    } else {
+      EXPECT_EQ(r.status, "measured") << r.implementation << ": " << r.reason;
+      EXPECT_EQ(r.outputs, 8u * 16 * 8);
+      EXPECT_EQ(r.samples.size(), 2u);
+    }
+  }
+  // A script that fails: the row is an error naming the log, never a rate.
+  fs::create_directories(scratch);
+  std::ofstream(scratch / "fails.py") << "import sys\nsys.exit(5)\n";
+  o.script = scratch / "fails.py";
+  o.python = "python3";
+  const auto failed = bench::run_mmasim_bench(o, nullptr);
+  EXPECT_EQ(failed.back().implementation, bench::kMmasim);
+  EXPECT_EQ(failed.back().status, "error");
+  EXPECT_NE(failed.back().reason.find("mmasim.log"), std::string::npos) << failed.back().reason;
+  fs::remove_all(scratch);
 }
 
 }  // namespace
