@@ -115,18 +115,19 @@ std::function<void(benchmark::State&)> timed(std::shared_ptr<const DotBatch> bat
   };
 }
 
-// The cpu backend's loop: its own threads (kernels/cpu/threads.hpp), `threads` of them, in a benchmark
-// of one Google Benchmark thread.
-std::function<void(benchmark::State&)> timed_cpu(std::shared_ptr<const DotGemm> g, const DotCase& dc, int threads) {
-  return [g, dc, threads](benchmark::State& st) {
+// The cpu backend's loop, as the other rows' are: every Google Benchmark thread calls the backend on its
+// batch's GEMM, the backend held to one thread of its own (a batch is tens of microseconds of work:
+// its own threads would time their start-up; the mmasim section times them on larger batches).
+std::function<void(benchmark::State&)> timed_cpu(std::shared_ptr<const DotGemm> g, const DotCase& dc) {
+  return [g, dc](benchmark::State& st) {
     std::vector<uint32_t> d(kernels::c_count(g->shape));
-    kernels::cpu::set_threads(threads);
+    kernels::cpu::set_threads(1);
     for (auto _ : st) {
       backend_blocks(kDotCpu, dc, *g, d.data());
       benchmark::DoNotOptimize(d.data());
       benchmark::ClobberMemory();
     }
-    kernels::cpu::set_threads(0);
+    if (st.thread_index() == 0) kernels::cpu::set_threads(0);
     st.SetItemsProcessed(static_cast<int64_t>(st.iterations()) * static_cast<int64_t>(g->blocks));
   };
 }
@@ -186,7 +187,7 @@ DotBenchResult run_dot_bench(const DotBenchOptions& o, const BenchProgress& prog
             row.status = "error";
             row.reason = row_why;
           } else if (std::string(impl) == kDotCpu) {
-            planned.push_back({row.key(), 1, timed_cpu(gemm, *dc, threads)});
+            planned.push_back({row.key(), threads, timed_cpu(gemm, *dc)});
           } else {
             const DotCase c = *dc;
             auto body = std::string(impl) == kDotReference

@@ -122,7 +122,10 @@ class CpuBackend final : public Backend {
     const arith::OpParams p = chain ? arith::OpParams{} : params_from_profile(*pr.model);
     if (!chain && !cpu::lane_plan_declines(p) && pr.shape.M && pr.shape.N) {
       const LaneGemm gemm(pr, p, pinned_ ? *pinned_ : cpu::selected_isa());
-      cpu::parallel_for(gemm.items(), [&](size_t item) { gemm.run_item(item); });
+      const GemmShape& s = pr.shape;
+      cpu::parallel_for(gemm.items(), [&](size_t item) { gemm.run_item(item); },
+                        static_cast<double>(s.batch) * static_cast<double>(s.M) * static_cast<double>(s.N) *
+                            static_cast<double>(s.K));
     } else {
       run_scalar(pr, p);
     }

@@ -99,7 +99,7 @@ void library_gemm_lanes(const arith::LibraryParams& p, const ref::LibraryCall& c
                    ? arith::library_element(p, A + m * K, B + nn, call.N, K, C[o])
                    : arith::library_finish(p, TilePartials{partial, r * lanes + j, outs}, C[o]);
       }
-  });
+  }, static_cast<double>(call.M) * static_cast<double>(call.N) * static_cast<double>(K));
 }
 
 }  // namespace mmaemu::kernels::cpu

@@ -29,8 +29,9 @@ int threads() {
 
 void set_threads(int n) { g_threads.store(std::max(n, 0)); }
 
-void parallel_for(size_t items, const std::function<void(size_t)>& work) {
-  const size_t workers = std::min<size_t>(static_cast<size_t>(threads()), items);
+void parallel_for(size_t items, const std::function<void(size_t)>& work, double macs) {
+  constexpr double kWorthAThread = 1 << 20;
+  const size_t workers = macs > 0 && macs < kWorthAThread ? 1 : std::min<size_t>(static_cast<size_t>(threads()), items);
   if (workers <= 1) {
     for (size_t i = 0; i < items; ++i) work(i);
     return;

@@ -12,7 +12,9 @@ int threads();
 void set_threads(int n);
 
 // Calls work(i) for every i < items, on up to threads() threads (the caller's among them); the first
-// exception thrown by a call is rethrown here once every thread has stopped.
-void parallel_for(size_t items, const std::function<void(size_t)>& work);
+// exception thrown by a call is rethrown here once every thread has stopped. `macs`: the multiply-adds
+// of the whole loop, when known: below about a million (tens of microseconds on lanes), starting
+// threads costs more than it saves, and the caller's thread does it all.
+void parallel_for(size_t items, const std::function<void(size_t)>& work, double macs = 0);
 
 }  // namespace mmaemu::kernels::cpu
