@@ -20,31 +20,21 @@
 namespace mmaemu::kernels {
 namespace {
 
-// Tile sizes: kRows x kCols outputs keep decoding to 1/kRows + 1/kCols of the multiply-adds
-// (lane_chain.cpp cuts K into chunks).
-constexpr size_t kRows = 32, kCols = 128;
-
-size_t round_up(size_t x, size_t to) { return (x + to - 1) / to * to; }
-
 class LaneGemm {
  public:
   LaneGemm(const GemmProblem& pr, const arith::OpParams& p, cpu::Isa isa)
       : pr_(pr), p_(p), plan_(cpu::lane_plan(p)), kernel_(cpu::lane_kernel(isa)) {
     const GemmShape& s = pr.shape;
-    width_ = cpu::lane_width(isa, s.N);
+    grid_ = {s.M, s.N, cpu::lane_width(isa, s.N)};
     steps_ = ref::gemm_steps(*pr.model, s.K);
-    row_tiles_ = (s.M + kRows - 1) / kRows;
-    col_tiles_ = (s.N + kCols - 1) / kCols;
   }
-  size_t items() const { return pr_.shape.batch * row_tiles_ * col_tiles_; }
+  size_t items() const { return pr_.shape.batch * grid_.count(); }
 
   void run_item(size_t item) const {
     thread_local cpu::TileState sc;
     const GemmShape& s = pr_.shape;
-    const size_t t = item / (row_tiles_ * col_tiles_), rt = item / col_tiles_ % row_tiles_, ct = item % col_tiles_;
-    const size_t m0 = rt * kRows, n0 = ct * kCols;
-    const size_t rows = std::min(kRows, s.M - m0), cols = std::min(kCols, s.N - n0);
-    const size_t lanes = round_up(cols, static_cast<size_t>(width_));
+    const size_t t = item / grid_.count();
+    const auto [m0, n0, rows, cols, lanes] = grid_.tile(item % grid_.count());
     sc.reset(rows, lanes);
     for (size_t r = 0; r < rows; ++r)
       for (size_t j = 0; j < cols; ++j) sc.acc[r * lanes + j] = pr_.C[(t * s.M + m0 + r) * s.N + n0 + j];
@@ -59,7 +49,7 @@ class LaneGemm {
     src.lanes = lanes;
     cpu::TileTrace trace;
     if (pr_.trace) trace = {pr_.trace + ((t * s.M + m0) * s.N + n0) * steps_, s.N * steps_, steps_, 0};
-    cpu::chain_tile(p_.instr, plan_, kernel_, width_, src, 0, steps_ * static_cast<size_t>(plan_.k), sc, trace);
+    cpu::chain_tile(p_.instr, plan_, kernel_, grid_.width, src, 0, steps_ * static_cast<size_t>(plan_.k), sc, trace);
     for (size_t r = 0; r < rows; ++r)
       for (size_t j = 0; j < cols; ++j) {
         if (sc.needs_scalar(r, j, lanes))
@@ -74,8 +64,8 @@ class LaneGemm {
   const arith::OpParams& p_;
   cpu::LanePlan plan_;
   cpu::LaneKernel kernel_;
-  int width_ = 4;
-  size_t steps_ = 0, row_tiles_ = 0, col_tiles_ = 0;
+  cpu::TileGrid grid_{};
+  size_t steps_ = 0;
 };
 
 // Instructions the lanes do not take: the scalar arithmetic, rows of outputs per work item.

@@ -36,6 +36,25 @@ struct TileTrace {
 // The lane width for N columns: the ISA's widest, halved while half of it still covers N.
 int lane_width(Isa isa, size_t N);
 
+// An M x N output grid cut into tiles of kTileRows x kTileCols, the work items of the threads: kTileRows
+// x kTileCols outputs keep decoding to 1/kTileRows + 1/kTileCols of the multiply-adds.
+inline constexpr size_t kTileRows = 32, kTileCols = 128;
+struct Tile {
+  size_t m0, n0, rows, cols, lanes;  // lanes: cols rounded up to the lane width
+};
+struct TileGrid {
+  size_t M, N;
+  int width;
+  size_t row_tiles() const { return (M + kTileRows - 1) / kTileRows; }
+  size_t col_tiles() const { return (N + kTileCols - 1) / kTileCols; }
+  size_t count() const { return row_tiles() * col_tiles(); }
+  Tile tile(size_t i) const {
+    const size_t m0 = i / col_tiles() * kTileRows, n0 = i % col_tiles() * kTileCols;
+    const size_t cols = N - n0 < kTileCols ? N - n0 : kTileCols, w = static_cast<size_t>(width);
+    return {m0, n0, M - m0 < kTileRows ? M - m0 : kTileRows, cols, (cols + w - 1) / w * w};
+  }
+};
+
 // Continues every output's chain over elements [k0, k0 + count) of the source (count a multiple of
 // plan.k; elements at or past src.k_end are zeros), `width` lanes per vector.
 void chain_tile(const arith::InstrParams& ip, const LanePlan& plan, LaneKernel kernel, int width, const TileSource& src,

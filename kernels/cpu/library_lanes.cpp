@@ -16,8 +16,6 @@
 namespace mmaemu::kernels::cpu {
 namespace {
 
-constexpr size_t kRows = 32, kCols = 128;
-
 // A tile's outputs' partial of one slice, from the lanes.
 struct TilePartials {
   const std::vector<float>& partial;  // [slices][rows * lanes]
@@ -45,16 +43,13 @@ void library_gemm_lanes(const arith::LibraryParams& p, const ref::LibraryCall& c
   const LanePlan plan = lane_plan(p.instr);
   const Isa isa = selected_isa();
   const LaneKernel kernel = lane_kernel(isa);
-  const int width = lane_width(isa, call.N);
+  const TileGrid grid{call.M, call.N, lane_width(isa, call.N)};
   const size_t k = static_cast<size_t>(plan.k), K = call.K;
-  const size_t row_tiles = (call.M + kRows - 1) / kRows, col_tiles = (call.N + kCols - 1) / kCols;
-  parallel_for(row_tiles * col_tiles, [&](size_t item) {
+  parallel_for(grid.count(), [&](size_t item) {
     thread_local TileState st;
     thread_local std::vector<float> partial, promoted;
     thread_local std::vector<uint8_t> irregular;
-    const size_t m0 = item / col_tiles * kRows, n0 = item % col_tiles * kCols;
-    const size_t rows = std::min(kRows, call.M - m0), cols = std::min(kCols, call.N - n0);
-    const size_t lanes = (cols + static_cast<size_t>(width) - 1) / static_cast<size_t>(width) * static_cast<size_t>(width);
+    const auto [m0, n0, rows, cols, lanes] = grid.tile(item);
     const size_t outs = rows * lanes;
     partial.assign(p.slices * outs, 0.0f);
     irregular.assign(outs, 0);
@@ -80,7 +75,7 @@ void library_gemm_lanes(const arith::LibraryParams& p, const ref::LibraryCall& c
         else if (done == 0 && residue) len = residue;
         if (p.promotion_k) std::fill(st.acc.begin(), st.acc.end(), 0u);
         src.k_end = k0 + done + len;
-        chain_tile(p.instr.instr, plan, kernel, width, src, k0 + done, (len + k - 1) / k * k, st);
+        chain_tile(p.instr.instr, plan, kernel, grid.width, src, k0 + done, (len + k - 1) / k * k, st);
         if (p.promotion_k)
           for (size_t i = 0; i < outs; ++i) promoted[i] = arith::add_rn(promoted[i], arith::f32_of(st.acc[i]));
         done += len;

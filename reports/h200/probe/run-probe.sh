@@ -20,5 +20,7 @@ start=$(date +%s)
 "$here/mmaemu-probe" --out "$work/probe-cublaslt" --seed 1 --cublaslt bf16:66 --cublaslt fp16:66 --cublaslt e4m3:66 \
   --cublaslt fp32:55 --cublaslt fp32:55:1 > "$out/cublaslt.log" 2>&1; echo "probe --cublaslt exit $?" >> "$out/cublaslt.log"
 echo "seconds: $(( $(date +%s) - start ))" >> "$out/cublaslt.log"
-tar cJf "$out/probe-run.tar.xz" -C "$work" probe-cublaslt probe-h200 fresh-h200
+cp "$work/probe-h200/report.md" "$work/probe-h200/report.json" "$work/probe-h200/profile.yaml" "$out/" 2>/dev/null
+cp "$work/probe-cublaslt/cublaslt.md" "$out/" 2>/dev/null
+tar cJf "$out/probe-run.tar.xz" -C "$work" probe-cublaslt probe-h200 $(test -d "$work/fresh-h200" && echo fresh-h200)
 ls -la "$out"
