@@ -37,7 +37,10 @@ void validate(const GemmBenchOptions& o) {
   for (const auto& [backend, seconds] : o.max_case_seconds)
     if (!(seconds > 0)) throw InputError("max_case_seconds", backend + ": must be positive");
   // Every (arch, family, format) must name an instruction before any GPU time is spent.
-  for (auto f : o.formats) bench_model(o.arch, o.family, f);
+  for (auto f : o.formats) {
+    bench_model(o.arch, o.family, f);
+    for (const auto& [backend, n] : o.instruction_n) bench_model(o.arch, o.family, f, n);
+  }
 }
 
 class Bench {
@@ -52,11 +55,14 @@ class Bench {
       native = run_native(shape, format, false, label);
       if (has_fast_accum_variant(format)) native_fast = run_native(shape, format, true, label);
     }
-    const ref::InstructionModel& model = bench_model(o_.arch, o_.family, format);
+    const ref::Instruction& types = bench_model(o_.arch, o_.family, format).instr;  // every backend's N has these types
     say(label + ": generating operands");
-    const HostOperands ops = realistic_operands(model.instr.a, model.instr.b, model.instr.c, shape, o_.seed);
+    const HostOperands ops = realistic_operands(types.a, types.b, types.c, shape, o_.seed);
     for (const auto& name : o_.backends) {
       say(label + ": " + name);
+      const auto n = o_.instruction_n.find(name);
+      const ref::InstructionModel& model =
+          bench_model(o_.arch, o_.family, format, n == o_.instruction_n.end() ? 0 : n->second);
       BenchRow row = base_row(shape, format, name, false);
       row.instruction = std::string(ref::arch_name(o_.arch)) + " " + model.instr.name;
       row.timed_via = kTimedViaBackend;

@@ -36,6 +36,8 @@ struct GemmBenchOptions {
   // estimate is the wall time per MAC of the largest case of that backend and format measured so
   // far (shapes are best given small to large), or else of the case's first run.
   std::map<std::string, double> max_case_seconds;
+  // The wgmma N each backend's instruction takes, per backend name (absent: N = 8, see bench_model).
+  std::map<std::string, int> instruction_n;
 };
 
 inline constexpr const char* kNativeName = "cublaslt";

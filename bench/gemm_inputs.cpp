@@ -34,7 +34,7 @@ std::string shape_name(const kernels::GemmShape& s) {
   return s.batch == 1 ? n : std::to_string(s.batch) + "*" + n;
 }
 
-const ref::InstructionModel& bench_model(ref::Arch arch, ref::InstrFamily family, ref::FormatId format) {
+const ref::InstructionModel& bench_model(ref::Arch arch, ref::InstrFamily family, ref::FormatId format, int n) {
   const ref::InstructionModel* best = nullptr;
   for (const auto& m : ref::instructions_of(arch)) {
     const auto& in = m.instr;
@@ -47,7 +47,13 @@ const ref::InstructionModel& bench_model(ref::Arch arch, ref::InstrFamily family
     throw InputError("--format", std::string(ref::arch_name(arch)) + " has no " +
                                      (family == ref::InstrFamily::wgmma ? "wgmma" : "mma.sync") + " instruction with " +
                                      std::string(ref::format_name(format)) + " operands and fp32 accumulation");
-  return *best;
+  if (n <= 0 || n == best->instr.n) return *best;
+  if (family != ref::InstrFamily::wgmma)
+    throw InputError("n", "an instruction N (" + std::to_string(n) + ") is given only for wgmma");
+  if (n % 8 != 0 || n > 256) throw InputError("n", "wgmma takes N = 8, 16, ..., 256, not " + std::to_string(n));
+  ref::Instruction wide = best->instr;
+  wide.n = n;
+  return ref::lookup(arch, ref::spell(wide));
 }
 
 HostOperands realistic_operands(ref::FormatId a, ref::FormatId b, ref::FormatId c, const kernels::GemmShape& s,

@@ -17,8 +17,9 @@ std::string shape_name(const kernels::GemmShape& s);  // "4096x4096x4096"
 // The instruction of `arch` a benchmark of `format` emulates: A and B in `format`, C and D in fp32,
 // of the given family; among several shapes the largest K (the step a GEMM's inner loop chains),
 // then the smallest N (wgmma's n8, the one every backend runs; N does not change an output's
-// arithmetic). Throws InputError when the architecture has none.
-const ref::InstructionModel& bench_model(ref::Arch arch, ref::InstrFamily family, ref::FormatId format);
+// arithmetic), or the wgmma of that K at N = `n` when n > 0 (tc's pipelined GEMM runs m64n64/128/256).
+// Throws InputError when the architecture has none (or wgmma takes no such N).
+const ref::InstructionModel& bench_model(ref::Arch arch, ref::InstrFamily family, ref::FormatId format, int n = 0);
 
 struct HostOperands {
   std::vector<uint32_t> a, b, c;  // raw bits widened to 32: A[M][K], B[K][N], C[M][N]

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <CLI/CLI.hpp>
+#include <charconv>
 #include <iostream>
 
 #include "harness/core/atomic_file.hpp"
@@ -47,6 +48,8 @@ int main(int argc, char** argv) {
   app.add_option("--warmup", o.warmup, "untimed runs before the samples")->capture_default_str();
   app.add_option("--samples", o.samples, "timed samples per case (20 or more for a report)")->capture_default_str();
   app.add_option("--seed", o.seed, "seed of the realistic operands")->capture_default_str();
+  std::vector<std::string> instruction_n;
+  app.add_option("--n", instruction_n, "BACKEND=N: that backend emulates wgmma at N (e.g. tc=256; default 8; repeatable)");
   app.add_flag("!--no-native", o.native, "skip the cuBLASLt rows");
   app.add_option("--workspace-mib", workspace_mib, "cuBLASLt workspace")->capture_default_str();
   app.add_option("--bandwidth-tbs", o.bandwidth_tbs, "memory bandwidth of the memory floor (TB/s)")
@@ -65,6 +68,13 @@ int main(int argc, char** argv) {
     if (!formats.empty()) {
       o.formats.clear();
       for (const auto& f : formats) o.formats.push_back(format_option(f));
+    }
+    for (const std::string& item : instruction_n) {
+      const size_t eq = item.find('=');
+      int n = 0;
+      if (eq == std::string::npos || eq == 0 || std::from_chars(item.data() + eq + 1, item.data() + item.size(), n).ptr != item.data() + item.size())
+        throw InputError("--n", "expected BACKEND=N, got '" + item + "'");
+      o.instruction_n[item.substr(0, eq)] = n;
     }
     const auto a = ref::parse_arch(arch);
     if (!a) throw InputError("--arch", "unknown architecture '" + arch + "'");

@@ -23,6 +23,7 @@ bench::GemmBenchOptions options_of(const GemmSpec& g, const std::string& command
   for (const GemmBackendSpec& b : g.backends) {
     o.backends.push_back(b.name);
     if (b.max_case_seconds) o.max_case_seconds[b.name] = *b.max_case_seconds;
+    if (b.n) o.instruction_n[b.name] = b.n;
   }
   return o;
 }

@@ -83,6 +83,7 @@ const Schema& gemm_backend_schema() {
   static const Schema s = {
       required_key("name", ValueType::string),
       optional_key("max_case_seconds", ValueType::integer),
+      optional_key("n", ValueType::integer),
   };
   return s;
 }
@@ -224,6 +225,16 @@ GemmSpec load_gemm(const YAML::Node& node, const std::string& file, const fs::pa
     spec.name = b.at("name").text;
     if (b.count("max_case_seconds"))
       spec.max_case_seconds = static_cast<double>(number(b, "max_case_seconds", 1, 3600, 0));
+    if (b.count("n")) {
+      spec.n = static_cast<int>(number(b, "n", 8, 256, 8));
+      for (ref::FormatId f : g.formats) {
+        try {
+          bench::bench_model(g.arch, g.family, f, spec.n);
+        } catch (const std::exception& e) {
+          throw InputError(b.at("n").where, e.what());
+        }
+      }
+    }
     if (!names.insert(spec.name).second) throw InputError(where(file, entry), "backend " + spec.name + " is listed twice");
     g.backends.push_back(std::move(spec));
   }

@@ -25,6 +25,7 @@
 //     native: true             # cuBLASLt beside
 //     backends:
 //       - {name: v1, max_case_seconds: 6}        # the budget: a case estimated over it is skipped
+//       - {name: tc, n: 256}                     # wgmma at N = 256 (default 8; the same arithmetic per output)
 //   mmasim:                    # CPU: instruction outputs per second beside MMA-Sim (bench/cpu/mmasim_bench.hpp)
 //     arch: sm90
 //     instructions: [mma.m16n8k16.f32.f16.f16.f32, ...]
@@ -70,6 +71,7 @@ struct HarnessSpec {
 struct GemmBackendSpec {
   std::string name;
   std::optional<double> max_case_seconds;
+  int n = 0;  // the wgmma instruction's N; 0: bench_model's choice (N = 8)
 };
 
 struct GemmSpec {

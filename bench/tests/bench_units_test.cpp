@@ -48,6 +48,13 @@ TEST(GemmInputs, PicksTheEmulatedInstruction) {
             "mma.m16n8k32.f32.e4m3.e4m3.f32");
   EXPECT_EQ(bench_model(ref::Arch::sm90, ref::InstrFamily::wgmma, FormatId::fp16).instr.n, 8);
   EXPECT_THROW(bench_model(ref::Arch::sm80, ref::InstrFamily::mma_sync, FormatId::e5m2), InputError);
+  // A wide wgmma on request (tc's pipelined GEMM): the same types and K, N as asked.
+  EXPECT_EQ(bench_model(ref::Arch::sm90, ref::InstrFamily::wgmma, FormatId::fp16, 256).instr.name,
+            "wgmma.m64n256k16.f32.f16.f16");
+  EXPECT_EQ(bench_model(ref::Arch::sm90, ref::InstrFamily::wgmma, FormatId::e4m3, 128).instr.name,
+            "wgmma.m64n128k32.f32.e4m3.e4m3");
+  EXPECT_THROW(bench_model(ref::Arch::sm90, ref::InstrFamily::wgmma, FormatId::fp16, 260), InputError);
+  EXPECT_THROW(bench_model(ref::Arch::sm90, ref::InstrFamily::mma_sync, FormatId::fp16, 256), InputError);
 }
 
 TEST(GemmInputs, RealisticOperandsAreNotZeros) {

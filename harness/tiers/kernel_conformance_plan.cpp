@@ -54,7 +54,8 @@ std::optional<std::string> gpu_unavailable_reason() {
 
 bool InstructionFilter::selects(const ref::InstructionModel& m) const {
   const ref::Instruction& in = m.instr;
-  if (ref::is_wide_n_variant(in)) return false;  // N = 8 stands for every N
+  // N = 8 stands for every N: a wide-N variant only when named (kernels of its own, e.g. tc's pipelined GEMM).
+  if (ref::is_wide_n_variant(in)) return contains(names, in.name);
   if (!formats.empty() && std::find(formats.begin(), formats.end(), in.a) == formats.end() &&
       std::find(formats.begin(), formats.end(), in.b) == formats.end())
     return false;

@@ -3,7 +3,7 @@
 // Every struct runs exactly one instruction with D = A*B + C on raw bit patterns:
 //   mma.sync (one warp):       A in kARegs registers, B in kBRegs, C and D in kCRegs (f32: 4; f16: 2
 //                              registers of two halves each). Element placement: fragment_layout.hpp.
-//   wgmma m64n8 (one warpgroup): A and B in shared memory (no-swizzle K-major, fragment_layout.hpp's
+//   wgmma m64nN (one warpgroup; N = 8 here, 64 / 128 / 256 in wgmma_wide.inc): A and B in shared memory (no-swizzle K-major, fragment_layout.hpp's
 //                              kmajor_offset), reached through matrix descriptors; C and D in registers.
 // Operands move through b32 / f32 registers unchanged (every bit, NaN payloads included).
 // Code the target GPU cannot run is compiled as __trap(): it is never launched there, because the
@@ -126,6 +126,14 @@ __device__ inline uint64_t smem_descriptor(const void* smem) {
 __device__ inline void wg_fence() { MMAEMU_TC_SM90A(asm volatile("wgmma.fence.sync.aligned;\n" ::: "memory")); }
 __device__ inline void wg_commit() { MMAEMU_TC_SM90A(asm volatile("wgmma.commit_group.sync.aligned;\n" ::: "memory")); }
 __device__ inline void wg_wait_all() { MMAEMU_TC_SM90A(asm volatile("wgmma.wait_group.sync.aligned 0;\n" ::: "memory")); }
+// Waits until at most `kPending` committed groups of this warpgroup are still running.
+template <int kPending>
+__device__ inline void wg_wait() {
+  MMAEMU_TC_SM90A(asm volatile("wgmma.wait_group.sync.aligned %0;\n" ::"n"(kPending) : "memory"));
+}
+// Keeps the compiler from moving reads or writes of an accumulator register across an asynchronous
+// wgmma that owns it (issue ... wait): an empty asm that claims to read and write the register.
+__device__ __forceinline__ void fence_register(uint32_t& r) { asm volatile("" : "+r"(r)::"memory"); }
 
 // One wgmma m64n8 instruction; d holds the accumulator (C in, D out). mma: fenced, committed and
 // waited for; issue: see above.
@@ -153,5 +161,8 @@ MMAEMU_TC_WG_FP8(e4m3, e4m3)
 MMAEMU_TC_WG_FP8(e4m3, e5m2)
 MMAEMU_TC_WG_FP8(e5m2, e4m3)
 MMAEMU_TC_WG_FP8(e5m2, e5m2)
+
+// ---- wgmma m64n64, m64n128, m64n256 (generated) -------------------------------------------------------
+#include "kernels/cuda/wgmma_wide.inc"
 
 }  // namespace mmaemu::kernels::tc

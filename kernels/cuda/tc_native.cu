@@ -8,8 +8,11 @@
 //   - a target other than the GPU (an sm89 target on an H200: its tensor cores give sm90's bits);
 //   - a native block padded to equal a smaller target block (an emulation claim this backend does not
 //     make: no proof that the padded lanes leave alignment and truncation unchanged);
-//   - an instruction it has no kernel for (wgmma with N other than 8).
+//   - an instruction it has no kernel for (wgmma with N other than 8, 64, 128 and 256);
+//   - a trace of a wide wgmma (only the step-at-a-time N = 8 kernel writes the accumulator per step);
+//   - a wide wgmma while the pipelined GEMM is not enabled (pipelined_enabled()).
 #include <algorithm>
+#include <cstdlib>
 #include <climits>
 #include <string>
 #include <string_view>
@@ -20,6 +23,7 @@
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
 #include "kernels/cuda/tc_gemm.cuh"
+#include "kernels/cuda/tc_pipelined.cuh"
 #include "kernels/registry.hpp"
 
 namespace mmaemu::kernels {
@@ -54,6 +58,57 @@ double run_native(const GemmProblem& p, size_t steps) {
   cuda_check_launch("tc kernel");
   buf.finish(p, steps, "tc");
   return ms;
+}
+
+// The wide wgmma instructions: the pipelined GEMM (tc_pipelined.cuh). B is transposed to K-major first
+// (and A's rows padded to 16-byte multiples when they are not), inside the timed work.
+template <class I>
+double run_pipelined(const GemmProblem& p, size_t steps) {
+  using Operand = typename I::Operand;
+  using Acc = typename I::Acc;
+  namespace pl = tc::pipelined;
+  NativeGemmBuffers<Operand, Acc> buf(p, steps);
+  const GemmShape& s = p.shape;
+  const GemmArgs<Operand, Acc> g = buf.args(p, steps);
+  constexpr int kElems = 16 / sizeof(Operand);
+  const int ld = static_cast<int>((s.K + kElems - 1) / kElems * kElems);
+  const bool pad_a = ld != static_cast<int>(s.K);
+  DeviceBuffer<Operand> bt(s.batch * s.N * ld), a_padded(pad_a ? s.batch * s.M * ld : 0);
+  const unsigned z = static_cast<unsigned>(std::min<size_t>(s.batch, 65535));
+  const pl::Args<Operand, Acc> args{pad_a ? a_padded.get() : g.A, bt.get(), g.C, g.D,
+                                     (pad_a ? static_cast<size_t>(ld) : s.K) * s.M, s.N * static_cast<size_t>(ld),
+                                     pad_a ? ld : static_cast<int>(s.K), ld, g.M, g.N, g.K, g.steps, g.batch};
+  static const bool smem_set = [] {
+    cuda_check(cudaFuncSetAttribute(pl::wgmma_gemm_pipelined<I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    pl::smem_bytes(I::kN)),
+               "tc: shared memory of the pipelined kernel");
+    return true;
+  }();
+  (void)smem_set;
+  const dim3 grid(static_cast<unsigned>((s.N + I::kN - 1) / I::kN),
+                  static_cast<unsigned>((s.M + pl::kTileM - 1) / pl::kTileM), z);
+  EventTimer timer;
+  timer.start();
+  pl::pack_k_major<Operand><<<dim3(static_cast<unsigned>((s.N + 31) / 32), static_cast<unsigned>((ld + 31) / 32), z),
+                              dim3(32, 8)>>>(g.B, g.K, g.N, bt.get(), ld, g.batch);
+  if (pad_a) pl::pad_rows<Operand><<<1024, 256>>>(g.A, g.M, g.K, a_padded.get(), ld, g.batch);
+  pl::wgmma_gemm_pipelined<I><<<grid, pl::kThreads, pl::smem_bytes(I::kN)>>>(args);
+  cuda_check(cudaGetLastError(), "tc kernel launch");
+  const double ms = timer.stop_ms();
+  cuda_check_launch("tc kernel");
+  buf.finish(p, steps, "tc");
+  return ms;
+}
+
+// The pipelined GEMM is written and built but has not yet run on a GPU (no device was available when it
+// was written): until T3's t3-gpu-wide-wgmma has passed on an H200, tc runs it only when asked
+// (MMAEMU_TC_PIPELINED=1), and otherwise declines the wide wgmma instructions, which v4 and v1 run.
+bool pipelined_enabled() {
+  static const bool on = [] {
+    const char* env = std::getenv("MMAEMU_TC_PIPELINED");
+    return env && std::string_view(env) == "1";
+  }();
+  return on;
 }
 
 struct NativeKernel {
@@ -92,6 +147,9 @@ const std::vector<NativeKernel>& native_kernels() {
       {"wgmma.m64n8k32.f16.e4m3.e5m2", &run_native<WgF16e4m3e5m2, true>},
       {"wgmma.m64n8k32.f16.e5m2.e4m3", &run_native<WgF16e5m2e4m3, true>},
       {"wgmma.m64n8k32.f16.e5m2.e5m2", &run_native<WgF16e5m2e5m2, true>},
+#define MMAEMU_TC_WIDE_ROW(I, SPELLING) {SPELLING, &run_pipelined<I>},
+      MMAEMU_TC_WIDE_WGMMA(MMAEMU_TC_WIDE_ROW)
+#undef MMAEMU_TC_WIDE_ROW
   };
   return table;
 }
@@ -118,8 +176,8 @@ class TcBackend final : public Backend {
  public:
   std::string name() const override { return "tc"; }
   std::string description() const override {
-    return "the GPU's own mma.sync / wgmma (m64n8), chained along K as the hardware does; only for a target "
-           "equal to the GPU's architecture";
+    return "the GPU's own mma.sync / wgmma (m64n8, and m64n64/128/256 in a pipelined GEMM), chained along K as the "
+           "hardware does; only for a target equal to the GPU's architecture";
   }
 
   static bool same_block(const ref::BlockModel& x, const ref::BlockModel& y) {
@@ -129,7 +187,7 @@ class TcBackend final : public Backend {
   }
 
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
-                                      bool /*wants_trace*/) const override {
+                                      bool wants_trace) const override {
     if (auto why = cuda_device_declines()) return why;
     const int sm = cuda_device_sm();
     const auto gpu = native_arch(sm);
@@ -145,10 +203,16 @@ class TcBackend final : public Backend {
     if (model.fma_chain) return std::string("tc: fp64 mma (an IEEE fma chain) has no tensor-core kernel here; v1 and host run it");
     if (!find_native(model.instr.name)) {
       if (ref::is_wide_n_variant(model.instr))
-        return "tc: " + model.instr.name + ": only the N = 8 kernels of wgmma are built (N = " +
+        return "tc: " + model.instr.name + ": wgmma kernels are built for N = 8, 64, 128 and 256 (N = " +
                std::to_string(model.instr.n) + ")";
       return "tc: no native kernel for " + model.instr.name;
     }
+    if (ref::is_wide_n_variant(model.instr) && !pipelined_enabled())
+      return "tc: " + model.instr.name + ": the pipelined wide-N GEMM has not been checked on a GPU yet; "
+             "MMAEMU_TC_PIPELINED=1 runs it (v4 and v1 run this instruction)";
+    if (wants_trace && ref::is_wide_n_variant(model.instr))
+      return "tc: " + model.instr.name + ": a trace comes only from the N = 8 kernel (the wide-N GEMM keeps the "
+             "accumulator in flight between steps)";
     const size_t steps = ref::gemm_steps(model, shape.K);
     if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
         steps * model.instr.k > INT_MAX || (shape.M + tc::kTile - 1) / tc::kTile > 65535)
