@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "bench/cpu/dot_bench.hpp"
+#include "bench/cpu/library_bench.hpp"
 #include "bench/sample_stats.hpp"
 #include "bench/t6/t6_spec.hpp"
 
@@ -31,6 +32,10 @@ struct GemmSectionResult {
   std::vector<GemmPoint> points;
   bool any_error = false;
 };
+
+// cuBLASLt's own rate beside the library section's engines (bench/cpu/library_bench.hpp): TMAC/s at the
+// shape with A and B in the format and fp32 C and D, or why there is none (no CUDA, no device).
+bench::NativeLibraryTimer native_library_timer();
 
 // Runs the section. Throws InputError for unusable options; a CUDA error inside one case is that
 // case's error.

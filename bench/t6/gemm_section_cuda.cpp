@@ -53,6 +53,30 @@ GemmPoint point_of(const bench::BenchRow& r) {
 
 }  // namespace
 
+bench::NativeLibraryTimer native_library_timer() {
+  return [](ref::FormatId format, const kernels::GemmShape& shape) {
+    bench::NativeLibraryRate r;
+    if (bench::cuda_device_count() == 0) {
+      r.why = "no CUDA device";
+      return r;
+    }
+    try {
+      bench::L2Flusher flusher(0);
+      const bench::NativeTiming t = bench::time_cublaslt({format}, shape, 1, 2, 10, flusher);
+      if (t.unsupported) {
+        r.why = *t.unsupported;
+        return r;
+      }
+      const double macs = static_cast<double>(shape.batch) * shape.M * shape.N * shape.K;
+      r.tmacs = bench::rate_of(bench::summarize(t.samples_ms), macs / 1e9);  // MACs per ms / 1e9 = TMAC/s
+      r.algorithm = t.algorithm;
+    } catch (const std::exception& e) {
+      r.why = e.what();
+    }
+    return r;
+  };
+}
+
 GemmSectionResult run_gemm_section(const GemmSpec& spec, const std::string& command,
                                    const bench::BenchProgress& progress) {
   GemmSectionResult out;

@@ -9,4 +9,12 @@ GemmSectionResult run_gemm_section(const GemmSpec&, const std::string&, const be
   return r;
 }
 
+bench::NativeLibraryTimer native_library_timer() {
+  return [](ref::FormatId, const kernels::GemmShape&) {
+    bench::NativeLibraryRate r;
+    r.why = "this build of mmaemu has no CUDA (cuBLASLt needs it)";
+    return r;
+  };
+}
+
 }  // namespace mmaemu::t6

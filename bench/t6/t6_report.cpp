@@ -226,6 +226,48 @@ std::string mmasim_markdown(const std::vector<bench::MmasimRow>& rows) {
   return md.str();
 }
 
+std::string library_markdown(const std::vector<bench::LibraryRow>& rows) {
+  std::ostringstream md;
+  md << "## cuBLASLt model (library GEMM): GMAC/s per engine beside cuBLASLt\n\n"
+     << "`kernels::library_gemm` on each engine (reference, host, cpu on the CPU; cuda on the GPU, operands copied "
+        "in and out), wall time of the call after one untimed call; every engine's D equal to the first engine's bit "
+        "for bit (else the row is an error). cuBLASLt: the library itself at the same shape and types (fp32 C and D, "
+        "CUDA events, L2 flushed). Median, spread p10-p90.\n\n"
+     << "| format | shape | algorithm | split-K | engine | threads | GMAC/s | spread | x cuBLASLt | note |\n"
+     << "|---|---|---|---:|---|---:|---:|---:|---:|---|\n";
+  for (const bench::LibraryRow& l : rows) {
+    md << "| " << l.format << " | " << l.shape << " | " << (l.algorithm < 0 ? "default" : std::to_string(l.algorithm))
+       << " | " << l.split_k << " | " << l.engine << " | " << (l.threads ? std::to_string(l.threads) : "GPU") << " | ";
+    if (!l.gmacs) {
+      md << l.status << " | | | " << cell(l.reason) << " |\n";
+      continue;
+    }
+    md << num("%.4g", l.gmacs->median) << " | " << num("%.4g", l.gmacs->p10) << "-" << num("%.4g", l.gmacs->p90)
+       << " | " << (l.vs_native ? num("%.4f", *l.vs_native) : "") << " | " << cell(l.algorithm_ran) << " |\n";
+  }
+  return md.str();
+}
+
+json library_json(const std::vector<bench::LibraryRow>& rows) {
+  json out = json::array();
+  for (const bench::LibraryRow& l : rows)
+    out.push_back({{"key", l.key()},
+                   {"format", l.format},
+                   {"shape", l.shape},
+                   {"algorithm", l.algorithm},
+                   {"split_k", l.split_k},
+                   {"engine", l.engine},
+                   {"threads", l.threads},
+                   {"status", l.status},
+                   {"reason", l.reason},
+                   {"gmacs", l.gmacs ? stats_json(*l.gmacs) : json(nullptr)},
+                   {"vs_native", opt(l.vs_native)},
+                   {"native_algorithm", l.algorithm_ran}});
+  return {{"what", "multiply-adds per second of kernels::library_gemm (the cuBLASLt model) per engine, wall time of "
+                   "the call; cuBLASLt itself beside (CUDA events)"},
+          {"rows", out}};
+}
+
 std::string harness_markdown(const std::vector<bench::HarnessRow>& rows) {
   std::ostringstream md;
   md << "## Harness (CPU): cases per second of `mmaemu run`\n\n"
@@ -276,6 +318,7 @@ json t6_report_json(const T6Result& r) {
   if (r.reference) sections["reference"] = reference_json(*r.reference);
   if (r.harness) sections["harness"] = harness_json(*r.harness);
   if (r.mmasim) sections["mmasim"] = mmasim_json(*r.mmasim);
+  if (r.library) sections["library"] = library_json(*r.library);
   if (r.gemm)
     sections["gemm"] = {{"skipped", r.gemm->skipped}, {"report", r.gemm->skipped.empty() ? r.gemm->report : json(nullptr)}};
   return {{"schema", kT6Schema},
@@ -305,6 +348,7 @@ std::string t6_verdict_table(const T6Result& r) {
   };
   if (r.reference) line("reference", "dot-product-adds/s", "");
   if (r.mmasim) line("mmasim", "outputs/s", "");
+  if (r.library) line("library", "GMAC/s", "");
   if (r.harness) line("harness", "cases/s", "");
   if (r.gemm) line("gemm", "TMAC/s", r.gemm->skipped.empty() ? "" : "skipped: " + r.gemm->skipped);
   if (const std::string h = reference_headline(r); !h.empty()) s << "\n" << h << "\n";
@@ -324,6 +368,7 @@ std::string t6_report_markdown(const T6Result& r) {
        << ": the sections below are those that finished, of " << r.provenance.planned << "**\n\n";
   if (r.reference) md << reference_markdown(*r.reference) << "\n";
   if (r.mmasim) md << mmasim_markdown(*r.mmasim) << "\n";
+  if (r.library) md << library_markdown(*r.library) << "\n";
   if (r.harness) md << harness_markdown(*r.harness) << "\n";
   if (r.gemm) {
     md << "## GEMM (GPU): TMAC/s beside cuBLASLt\n\n";

@@ -44,6 +44,15 @@ std::vector<RateRow> mmasim_rows(const std::vector<bench::MmasimRow>& rows) {
   return out;
 }
 
+std::vector<RateRow> library_rows(const std::vector<bench::LibraryRow>& rows) {
+  std::vector<RateRow> out;
+  for (const bench::LibraryRow& l : rows)
+    out.push_back({"library", l.key(),
+                   "library " + l.format + " " + l.shape + " split-K " + std::to_string(l.split_k) + " " + l.engine,
+                   "GMAC/s", l.status, l.reason, l.gmacs});
+  return out;
+}
+
 std::vector<RateRow> gemm_rows(const GemmSectionResult& g) {
   std::vector<RateRow> out;
   for (const GemmPoint& p : g.points)

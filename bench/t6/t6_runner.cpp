@@ -21,22 +21,16 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const std::vector<std::string> kSections{"reference", "mmasim", "harness", "gemm"};
-
-bool present(const T6Spec& spec, const std::string& section) {
-  return (section == "reference" && spec.reference) || (section == "harness" && spec.harness) ||
-         (section == "gemm" && spec.gemm) || (section == "mmasim" && spec.mmasim);
-}
-
 std::vector<std::string> selected_sections(const T6Spec& spec, const std::vector<std::string>& asked) {
+  const std::vector<std::string>& known = section_names();
   std::vector<std::string> out;
   for (const std::string& s : asked) {
-    if (std::find(kSections.begin(), kSections.end(), s) == kSections.end())
-      throw InputError("--section", "unknown section '" + s + "'; known: reference, mmasim, harness, gemm");
-    if (!present(spec, s)) throw InputError(spec.file.string(), "has no " + s + " section (asked for by --section)");
+    if (std::find(known.begin(), known.end(), s) == known.end())
+      throw InputError("--section", "unknown section '" + s + "'; known: " + section_list());
+    if (!has_section(spec, s)) throw InputError(spec.file.string(), "has no " + s + " section (asked for by --section)");
   }
-  for (const std::string& s : kSections)
-    if (present(spec, s) && (asked.empty() || std::find(asked.begin(), asked.end(), s) != asked.end())) out.push_back(s);
+  for (const std::string& s : known)
+    if (has_section(spec, s) && (asked.empty() || std::find(asked.begin(), asked.end(), s) != asked.end())) out.push_back(s);
   return out;
 }
 
@@ -113,6 +107,7 @@ class Run {
       if (name == "harness") harness();
       if (name == "gemm") gemm();
       if (name == "mmasim") mmasim();
+      if (name == "library") library();
     } catch (const InputError&) {
       throw;
     } catch (const std::exception& e) {
@@ -183,6 +178,13 @@ class Run {
     m.scratch = o_.report_dir / (stem_ + "-mmasim");
     r_.mmasim = bench::run_mmasim_bench(m, progress_for("mmasim"));
     for (RateRow& row : mmasim_rows(*r_.mmasim)) r_.rows.push_back(std::move(row));
+  }
+
+  void library() {
+    bench::LibraryBenchOptions l = spec_.library->options;
+    if (spec_.library->native) l.native = native_library_timer();
+    r_.library = bench::run_library_bench(l, progress_for("library"));
+    for (RateRow& row : library_rows(*r_.library)) r_.rows.push_back(std::move(row));
   }
 
   void gemm() {

@@ -1,6 +1,7 @@
 #include "bench/t6/t6_spec.hpp"
 
 #include <algorithm>
+#include <cstdlib>
 #include <set>
 
 #include "harness/core/errors.hpp"
@@ -20,6 +21,7 @@ const Schema& tier_schema() {
       optional_key("harness", ValueType::mapping),
       optional_key("gemm", ValueType::mapping),
       optional_key("mmasim", ValueType::mapping),
+      optional_key("library", ValueType::mapping),
       optional_key("baseline", ValueType::mapping),
       optional_key("quick", ValueType::mapping),
   };
@@ -33,6 +35,7 @@ const Schema& quick_schema() {
       optional_key("harness", ValueType::mapping),
       optional_key("gemm", ValueType::mapping),
       optional_key("mmasim", ValueType::mapping),
+      optional_key("library", ValueType::mapping),
   };
   return s;
 }
@@ -97,6 +100,21 @@ const Schema& mmasim_schema() {
       optional_key("repetitions", ValueType::integer),
       optional_key("python", ValueType::string),
       optional_key("seed", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& library_schema() {
+  static const Schema s = {
+      required_key("formats", ValueType::string_list),
+      required_key("shapes", ValueType::string_list),
+      required_key("engines", ValueType::string_list),
+      optional_key("split_k", ValueType::string_list),
+      optional_key("algorithm", ValueType::integer),
+      optional_key("repetitions", ValueType::integer),
+      optional_key("native", ValueType::boolean),
+      optional_key("seed", ValueType::integer),
+      optional_key("cpu_max_macs", ValueType::integer),
   };
   return s;
 }
@@ -269,7 +287,66 @@ MmasimSpec load_mmasim(const YAML::Node& node, const std::string& file, const fs
   return m;
 }
 
+LibrarySpec load_library(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  const SchemaValues v = check_mapping(node, file, library_schema(), "library section", base);
+  LibrarySpec l;
+  l.where = where(file, node);
+  bench::LibraryBenchOptions& o = l.options;
+  o.formats = formats(v.at("formats"), false);
+  const SchemaValue& shapes = v.at("shapes");
+  for (const std::string& s : shapes.list) {
+    try {
+      o.shapes.push_back(bench::parse_shape(s));
+    } catch (const InputError& e) {
+      throw InputError(shapes.where, e.what());
+    }
+  }
+  if (o.shapes.empty()) throw InputError(shapes.where, "no shape given");
+  const SchemaValue& engines = v.at("engines");
+  for (const std::string& name : engines.list) {
+    const auto e = kernels::parse_library_engine(name);
+    if (!e) throw InputError(engines.where, "unknown library engine '" + name + "'; known: reference, host, cpu, cuda");
+    if (std::find(o.engines.begin(), o.engines.end(), *e) != o.engines.end())
+      throw InputError(engines.where, "engine " + name + " is listed twice");
+    o.engines.push_back(*e);
+  }
+  if (o.engines.empty()) throw InputError(engines.where, "no engine given");
+  if (v.count("split_k")) {
+    o.split_k.clear();
+    const SchemaValue& ks = v.at("split_k");
+    for (const std::string& k : ks.list) {
+      const int n = std::atoi(k.c_str());
+      if (n < 1 || n > 64 || std::to_string(n) != k) throw InputError(ks.where, "split_k entries are 1 to 64, not '" + k + "'");
+      o.split_k.push_back(n);
+    }
+    if (o.split_k.empty()) throw InputError(ks.where, "no split_k given");
+  }
+  if (v.count("algorithm")) o.algorithm = static_cast<int>(number(v, "algorithm", 0, 1000, 0));
+  o.repetitions = static_cast<int>(number(v, "repetitions", 1, 100, static_cast<uint64_t>(o.repetitions)));
+  o.seed = number(v, "seed", 0, UINT64_MAX, o.seed);
+  if (v.count("native")) l.native = v.at("native").flag;
+  o.cpu_max_macs = static_cast<double>(number(v, "cpu_max_macs", 1, UINT64_MAX, 0));
+  return l;
+}
+
 }  // namespace
+
+const std::vector<std::string>& section_names() {
+  static const std::vector<std::string> names{"reference", "mmasim", "library", "harness", "gemm"};
+  return names;
+}
+
+std::string section_list() {
+  std::string s;
+  for (const std::string& n : section_names()) s += (s.empty() ? "" : ", ") + n;
+  return s;
+}
+
+bool has_section(const T6Spec& spec, const std::string& section) {
+  return (section == "reference" && spec.reference) || (section == "harness" && spec.harness) ||
+         (section == "gemm" && spec.gemm) || (section == "mmasim" && spec.mmasim) ||
+         (section == "library" && spec.library);
+}
 
 T6Spec load_t6(const fs::path& path, bool quick) {
   const std::string file = path.string();
@@ -286,30 +363,33 @@ T6Spec load_t6(const fs::path& path, bool quick) {
     if (sv.count("harness")) into.harness = load_harness(sv.at("harness").node, file, base);
     if (sv.count("gemm")) into.gemm = load_gemm(sv.at("gemm").node, file, base);
     if (sv.count("mmasim")) into.mmasim = load_mmasim(sv.at("mmasim").node, file, base);
+    if (sv.count("library")) into.library = load_library(sv.at("library").node, file, base);
+  };
+  auto empty = [](const T6Spec& x) {
+    return std::none_of(section_names().begin(), section_names().end(),
+                        [&](const std::string& n) { return has_section(x, n); });
   };
   sections_of(v, t);
   if (v.count("quick")) {
     const SchemaValues q = check_mapping(v.at("quick").node, file, quick_schema(), "quick form", base);
     T6Spec quick_form;
     sections_of(q, quick_form);
-    if (!quick_form.reference && !quick_form.harness && !quick_form.gemm && !quick_form.mmasim)
-      throw InputError(v.at("quick").where,
-                       "the quick form needs at least one of the sections reference, harness, gemm, mmasim");
+    if (empty(quick_form))
+      throw InputError(v.at("quick").where, "the quick form needs at least one of the sections " + section_list());
     t.has_quick_form = true;
     if (quick) {
       t.reference = std::move(quick_form.reference);
       t.harness = std::move(quick_form.harness);
       t.gemm = std::move(quick_form.gemm);
       t.mmasim = std::move(quick_form.mmasim);
+      t.library = std::move(quick_form.library);
     }
   }
   if (v.count("baseline")) {
     const SchemaValues b = check_mapping(v.at("baseline").node, file, baseline_schema(), "baseline section", base);
     t.min_drop_percent = static_cast<double>(number(b, "min_drop_percent", 0, 100, 5));
   }
-  if (!t.reference && !t.harness && !t.gemm && !t.mmasim)
-    throw InputError(where(file, root),
-                     "a T6 tier file needs at least one of the sections reference, harness, gemm, mmasim");
+  if (empty(t)) throw InputError(where(file, root), "a T6 tier file needs at least one of the sections " + section_list());
   return t;
 }
 

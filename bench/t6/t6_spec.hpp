@@ -34,6 +34,16 @@
 //     python: python3          # the interpreter that has mmasim and torch (MMAEMU_PYTHON overrides)
 //     script: ../bench/cpu/mmasim_rate.py   # relative to this file
 //     seed: 1
+//   library:                   # CPU and GPU: the cuBLASLt model per engine beside cuBLASLt (bench/cpu/library_bench.hpp)
+//     formats: [bf16, e4m3]
+//     shapes: [256x256x2048]
+//     split_k: ["1", "2"]
+//     algorithm: 66            # absent: the type's default rules
+//     engines: [host, cpu, cuda]
+//     repetitions: 3
+//     native: true
+//     cpu_max_macs: 200000000  # CPU engines skip larger calls (with the reason)
+//     seed: 1
 //   baseline:
 //     min_drop_percent: 5      # see baseline.hpp: the rule that flags a regression
 //   quick:                     # optional: the quick form (--quick; the main job and `ctest -L T6` run it):
@@ -50,6 +60,7 @@
 
 #include "bench/cpu/dot_bench.hpp"
 #include "bench/cpu/harness_rate.hpp"
+#include "bench/cpu/library_bench.hpp"
 #include "bench/cpu/mmasim_bench.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -92,6 +103,12 @@ struct MmasimSpec {
   std::string where;
 };
 
+struct LibrarySpec {
+  bench::LibraryBenchOptions options;  // without `native`: the runner sets it
+  bool native = true;                  // cuBLASLt beside, where a GPU is present
+  std::string where;
+};
+
 struct T6Spec {
   std::string tier;
   std::string description;
@@ -100,9 +117,15 @@ struct T6Spec {
   std::optional<HarnessSpec> harness;
   std::optional<GemmSpec> gemm;
   std::optional<MmasimSpec> mmasim;
+  std::optional<LibrarySpec> library;
   double min_drop_percent = 5;
   bool has_quick_form = false;
 };
+
+// The sections a T6 file may have, in the order a run takes them (the list every message names).
+const std::vector<std::string>& section_names();
+std::string section_list();  // "reference, mmasim, library, harness, gemm"
+bool has_section(const T6Spec& spec, const std::string& section);
 
 // Loads and schema-checks a T6 tier file (both forms). With `quick`, the sections are those of its
 // quick form when it has one. Throws InputError at "file:line:column".

@@ -104,6 +104,11 @@ uint32_t to_output(FormatId d, float v) {
 }  // namespace
 
 std::optional<std::string> library_refuses(const LibraryCall& c) {
+  // The operand types of the model's matmuls (and fp32's SIMT kernels); anything else has no kernel
+  // here and no rules in the model, so it is refused before any table is consulted.
+  for (FormatId f : {c.a, c.b})
+    if (f != FormatId::fp32 && !ptx_type(f))
+      return "no matmul with " + std::string(format_name(f)) + " operands in the model";
   if (c.a == FormatId::e5m2 && c.b == FormatId::e5m2) return "no e5m2 x e5m2 matmul";
   if (!fp8_call(c)) return std::nullopt;
   // FP8 (Hopper, TN): K a multiple of 16 (16-byte rows of A and columns of B), and D's leading

@@ -2,6 +2,8 @@
 // file's schema. No GPU, no timing.
 #include <gtest/gtest.h>
 
+#include <set>
+
 #include <fstream>
 
 #include "harness/core/errors.hpp"
@@ -201,6 +203,63 @@ TEST(MmasimSection, BackendsMeasuredAndMmasimSkippedOrFailedWithTheReason) {
   EXPECT_EQ(failed.back().status, "error");
   EXPECT_NE(failed.back().reason.find("mmasim.log"), std::string::npos) << failed.back().reason;
   fs::remove_all(scratch);
+}
+
+TEST_F(TierFile, LibrarySectionIsChecked) {
+  const std::string head = "tier: T6\nlibrary:\n  formats: [bf16]\n  shapes: [64x64x512]\n";
+  EXPECT_EQ(error_of(head + "  engines: [host, cpu]\n  split_k: [\"1\", \"3\"]\n  algorithm: 66\n"), "");
+  EXPECT_NE(error_of(head + "  engines: [host, gpu]\n").find(":5:12: unknown library engine 'gpu'"), std::string::npos);
+  EXPECT_NE(error_of(head + "  engines: [host, host]\n").find("listed twice"), std::string::npos);
+  EXPECT_NE(error_of(head + "  engines: [host]\n  split_k: [\"0\"]\n").find(":6:12: split_k entries are 1 to 64"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  engines: [host]\n  sk: [\"1\"]\n").find(":6:3: unknown key 'sk'"), std::string::npos);
+  const T6Spec full = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml");
+  ASSERT_TRUE(full.library);
+  EXPECT_GT(full.library->options.cpu_max_macs, 0) << "the host engine would take minutes at 4096^3";
+  ASSERT_TRUE(load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml", true).library);
+}
+
+// The section's rows on the CPU: host and cpu measured with equal D, cuda declined without a device (or
+// measured with one), cuBLASLt skipped with the reason a timer gives; a call larger than cpu_max_macs is
+// skipped for the CPU engines; a call the model refuses is an InputError before anything runs.
+TEST(LibrarySection, EnginesMeasuredWithEqualBitsAndTheOthersSayWhy) {
+  bench::LibraryBenchOptions o;
+  o.formats = {ref::FormatId::bf16, ref::FormatId::e4m3};
+  o.shapes = {{1, 24, 40, 304}, {1, 64, 64, 2048}};
+  o.split_k = {1, 2};
+  o.algorithm = 66;
+  o.engines = {kernels::LibraryEngine::host, kernels::LibraryEngine::cpu, kernels::LibraryEngine::cuda};
+  o.repetitions = 2;
+  o.cpu_max_macs = 24.0 * 40 * 304;
+  o.native = [](ref::FormatId, const kernels::GemmShape&) {
+    bench::NativeLibraryRate r;
+    r.why = "no native library in this test";
+    return r;
+  };
+  const auto rows = bench::run_library_bench(o, nullptr);
+  ASSERT_EQ(rows.size(), 2u * 2 * 2 * 4);
+  std::set<std::string> keys;
+  for (const auto& r : rows) {
+    keys.insert(r.key());
+    if (r.engine == bench::kLibraryNative) {
+      EXPECT_EQ(r.status, "skipped");
+      EXPECT_EQ(r.reason, "no native library in this test");
+    } else if (r.engine == "cuda") {
+      EXPECT_TRUE(r.status == "declined" || r.status == "measured") << r.status << ": " << r.reason;
+    } else if (r.shape == "64x64x2048") {
+      EXPECT_EQ(r.status, "skipped");
+      EXPECT_NE(r.reason.find("cpu_max_macs"), std::string::npos) << r.reason;
+    } else {
+      EXPECT_EQ(r.status, "measured") << r.engine << ": " << r.reason;
+      ASSERT_TRUE(r.gmacs);
+      EXPECT_GT(r.gmacs->median, 0);
+      EXPECT_EQ(r.gmacs->count, 2u);
+    }
+  }
+  EXPECT_EQ(keys.size(), rows.size()) << "keys are unique";
+  EXPECT_EQ(rows.front().key(), "library/bf16/24x40x304/algo66/sk1/host");
+  o.formats = {ref::FormatId::fp64};
+  EXPECT_THROW(bench::run_library_bench(o, nullptr), InputError);
 }
 
 }  // namespace

@@ -293,6 +293,13 @@ TEST(LibraryModel, RefusesWhatTheLibraryRefuses) {
   EXPECT_TRUE(library_refuses(c));
   c.a = c.b = FormatId::bf16;
   EXPECT_FALSE(library_refuses(c));
+  // Operand types without a matmul in the model are refused (not looked up: that crashed once).
+  for (FormatId f : {FormatId::fp64, FormatId::e2m1, FormatId::e3m2}) {
+    c.a = c.b = f;
+    ASSERT_TRUE(library_refuses(c)) << format_name(f);
+    EXPECT_NE(library_refuses(c)->find("no matmul with"), std::string::npos);
+    EXPECT_THROW(plan_library_gemm(c, LibraryAlgo{}), std::invalid_argument);
+  }
 }
 
 }  // namespace

@@ -1,0 +1,163 @@
+#include "bench/cpu/library_bench.hpp"
+
+#include <algorithm>
+#include <chrono>
+#include <stdexcept>
+
+#include "bench/gemm_inputs.hpp"
+#include "harness/core/errors.hpp"
+#include "kernels/cpu/threads.hpp"
+
+namespace mmaemu::bench {
+namespace {
+
+std::string algo_label(int algorithm) { return algorithm < 0 ? "default" : std::to_string(algorithm); }
+
+ref::LibraryCall call_of(ref::FormatId format, const kernels::GemmShape& s) {
+  ref::LibraryCall call;
+  call.a = call.b = format;
+  call.c = call.d = ref::FormatId::fp32;
+  call.M = s.M;
+  call.N = s.N;
+  call.K = s.K;
+  call.beta = 1.0f;  // D = A*B + C, as the native rows (bench/cublaslt_gemm.hpp) compute it
+  return call;
+}
+
+// Every call must be one the model computes: an InputError before anything is timed.
+void check_calls(const LibraryBenchOptions& o) {
+  if (o.formats.empty() || o.shapes.empty() || o.split_k.empty() || o.engines.empty())
+    throw InputError("library section", "needs at least one format, shape, split_k and engine");
+  for (ref::FormatId f : o.formats)
+    for (const kernels::GemmShape& s : o.shapes) {
+      if (s.batch != 1) throw InputError("library section", "shapes are single GEMMs (batch 1): " + shape_name(s));
+      const ref::LibraryCall call = call_of(f, s);
+      if (auto why = ref::library_refuses(call))
+        throw InputError("library section", std::string(ref::format_name(f)) + " " + shape_name(s) + ": " + *why);
+      for (int k : o.split_k) {
+        ref::LibraryAlgo algo;
+        algo.split_k = k;
+        algo.algo_id = o.algorithm;
+        if (auto why = ref::model_declines(algo)) throw InputError("library section", *why);
+        try {
+          (void)kernels::library_params(call, algo);
+        } catch (const std::invalid_argument& e) {
+          throw InputError("library section", std::string(ref::format_name(f)) + " " + shape_name(s) + " split-K " +
+                                                  std::to_string(k) + ": " + e.what());
+        }
+      }
+    }
+}
+
+}  // namespace
+
+std::string LibraryRow::key() const {
+  return "library/" + format + "/" + shape + "/algo" + algo_label(algorithm) + "/sk" + std::to_string(split_k) + "/" +
+         engine;
+}
+
+std::vector<LibraryRow> run_library_bench(const LibraryBenchOptions& o, const BenchProgress& progress) {
+  check_calls(o);
+  std::vector<LibraryRow> rows;
+  const size_t per_call = o.engines.size() + (o.native ? 1 : 0);
+  const size_t total = o.formats.size() * o.shapes.size() * o.split_k.size() * per_call;
+  size_t done = 0;
+  auto step = [&](const std::string& what) {
+    if (progress) progress(done, total, what);
+  };
+  for (ref::FormatId f : o.formats)
+    for (const kernels::GemmShape& s : o.shapes) {
+      const std::string label = std::string(ref::format_name(f)) + " " + shape_name(s);
+      step(label + ": generating operands");
+      const HostOperands ops = realistic_operands(f, f, ref::FormatId::fp32, s, o.seed);
+      const double macs = static_cast<double>(s.M) * s.N * s.K;
+      // cuBLASLt's rate does not depend on the model's split-K: one native timing per call shape.
+      std::optional<NativeLibraryRate> native;
+      for (int k : o.split_k) {
+        const ref::LibraryCall call = call_of(f, s);
+        ref::LibraryAlgo algo;
+        algo.split_k = k;
+        algo.algo_id = o.algorithm;
+        auto base_row = [&](std::string engine) {
+          LibraryRow row;
+          row.format = std::string(ref::format_name(f));
+          row.shape = shape_name(s);
+          row.algorithm = o.algorithm;
+          row.split_k = k;
+          row.engine = std::move(engine);
+          return row;
+        };
+        std::vector<uint32_t> first_d;
+        std::string first_engine;
+        std::vector<size_t> measured;  // indices into rows of this call's measured engine rows
+        for (kernels::LibraryEngine e : o.engines) {
+          LibraryRow row = base_row(std::string(kernels::library_engine_name(e)));
+          step(label + " split-K " + std::to_string(k) + ": " + row.engine);
+          row.threads = e == kernels::LibraryEngine::cuda ? 0 : kernels::cpu::threads();
+          if (auto why = kernels::library_engine_declines(e)) {
+            row.status = "declined";
+            row.reason = *why;
+          } else if (e != kernels::LibraryEngine::cuda && o.cpu_max_macs > 0 && macs > o.cpu_max_macs) {
+            row.status = "skipped";
+            row.reason = "larger than the CPU engines' limit (cpu_max_macs " + std::to_string(static_cast<long long>(o.cpu_max_macs)) + ")";
+          } else {
+            try {
+              std::vector<uint32_t> d(s.M * s.N, kernels::kPoison);
+              auto once = [&] {
+                const auto start = std::chrono::steady_clock::now();
+                kernels::library_gemm(e, call, algo, ops.a.data(), ops.b.data(), ops.c.data(), d.data());
+                return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+              };
+              once();  // untimed: page faults, thread start-up, a GPU context
+              std::vector<double> rates;
+              for (int r = 0; r < o.repetitions; ++r) rates.push_back(macs / std::max(once(), 1e-9) / 1e9);
+              if (first_engine.empty()) {
+                first_d = d;
+                first_engine = row.engine;
+              }
+              const auto diff = std::mismatch(d.begin(), d.end(), first_d.begin());
+              if (diff.first != d.end()) {
+                const size_t i = static_cast<size_t>(diff.first - d.begin());
+                row.status = "error";
+                row.reason = "D differs from " + first_engine + "'s at output " + std::to_string(i) + " (row " +
+                             std::to_string(i / s.N) + ", column " + std::to_string(i % s.N) + ")";
+              } else {
+                row.status = "measured";
+                row.gmacs = summarize(rates);
+                measured.push_back(rows.size());
+              }
+            } catch (const std::exception& ex) {
+              row.status = "error";
+              row.reason = ex.what();
+            }
+          }
+          rows.push_back(std::move(row));
+          ++done;
+        }
+        if (!o.native) continue;
+        if (!native) {
+          step(label + ": cuBLASLt");
+          native = o.native(f, s);
+        }
+        LibraryRow row = base_row(kLibraryNative);
+        row.threads = 0;
+        if (native->tmacs) {
+          row.status = "measured";
+          SampleStats g = *native->tmacs;
+          for (double* v : {&g.median, &g.min, &g.max, &g.p10, &g.p90}) *v *= 1000;  // TMAC/s -> GMAC/s
+          row.gmacs = g;
+          row.algorithm_ran = native->algorithm;
+          for (size_t i : measured) rows[i].vs_native = rows[i].gmacs->median / g.median;
+        } else {
+          row.status = "skipped";
+          row.reason = native->why;
+        }
+        rows.push_back(std::move(row));
+        ++done;
+      }
+    }
+  if (progress) progress(total, total, "done");
+  return rows;
+}
+
+}  // namespace mmaemu::bench
