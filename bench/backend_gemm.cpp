@@ -1,6 +1,7 @@
 #include "bench/backend_gemm.hpp"
 
 #include <chrono>
+#include <memory>
 
 #include "bench/cuda_support.hpp"
 
@@ -19,8 +20,31 @@ BackendTiming time_backend(const std::string& backend_name, const ref::Instructi
     t.declined = *why;
     return t;
   }
-  std::vector<uint32_t> d(kernels::c_count(shape));
-  const kernels::GemmProblem problem{&model, shape, ops.a.data(), ops.b.data(), ops.c.data(), d.data(), nullptr};
+  // Device words when the backend takes them (uploaded here, once), else the host arrays.
+  std::vector<uint32_t> d;
+  std::unique_ptr<DeviceBuffer> dev_a, dev_b, dev_c, dev_d;
+  kernels::GemmProblem problem{&model, shape, ops.a.data(), ops.b.data(), ops.c.data(), nullptr, nullptr};
+  if (!backend->declines_device_operands()) {
+    auto on_device = [](const std::vector<uint32_t>& host) {
+      auto buffer = std::make_unique<DeviceBuffer>(host.size() * sizeof(uint32_t));
+      buffer->upload(host.data(), host.size() * sizeof(uint32_t));
+      return buffer;
+    };
+    dev_a = on_device(ops.a);
+    dev_b = on_device(ops.b);
+    dev_c = on_device(ops.c);
+    dev_d = std::make_unique<DeviceBuffer>(kernels::c_count(shape) * sizeof(uint32_t));
+    problem.A = static_cast<const uint32_t*>(dev_a->get());
+    problem.B = static_cast<const uint32_t*>(dev_b->get());
+    problem.C = static_cast<const uint32_t*>(dev_c->get());
+    problem.D = static_cast<uint32_t*>(dev_d->get());
+    problem.on_device = true;
+    t.operands = "device";
+  } else {
+    d.resize(kernels::c_count(shape));
+    problem.D = d.data();
+    t.operands = "host";
+  }
   // Every run, warm-up or sample, with its wall time (what a budget is about).
   auto run = [&] {
     const auto start = std::chrono::steady_clock::now();

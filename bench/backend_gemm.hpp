@@ -1,6 +1,8 @@
-// Times one emulation backend on one case. The Backend interface takes host arrays (it uploads the
-// operands, runs, and reads D back), so each sample is the backend's own RunInfo::kernel_ms: CUDA
-// events around its kernel alone, not the copies or the check that every output was written.
+// Times one emulation backend on one case. Each sample is the backend's own RunInfo::kernel_ms: CUDA
+// events around its kernel alone, not the copies or the check that every output was written. A backend
+// that takes device operands (Backend::declines_device_operands empty) gets them uploaded once per case
+// (GemmProblem::on_device), so a case is limited by the GPU's memory, not by copies through the host;
+// any other gets host arrays and uploads and reads back per run.
 #pragma once
 #include <optional>
 #include <string>
@@ -18,6 +20,7 @@ struct BackendTiming {
   std::vector<double> samples_ms;
   double wall_seconds = 0;              // wall time of every run done (copies and checks included)
   int runs = 0;                         // how many runs that was
+  std::string operands;                 // "device" (uploaded once) or "host" (per run); empty if declined
 };
 
 // Warm-up runs, then `samples` timed runs, each after an L2 flush. With `max_seconds`, the first run's

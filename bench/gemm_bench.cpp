@@ -75,6 +75,7 @@ class Bench {
         }
         BackendTiming t = time_backend(name, model, shape, ops, o_.warmup, o_.samples, flusher_, budget);
         row.wall_seconds = t.wall_seconds;
+        row.operands = t.operands;
         if (t.runs > 0) note_pace(name, format, shape, t.wall_seconds / t.runs);
         if (t.declined) {
           row.status = "declined";

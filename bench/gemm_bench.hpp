@@ -52,6 +52,7 @@ struct BenchRow {
   std::string status;       // "measured", "declined" (with reason), "skipped" (over the budget), "error"
   std::string reason;
   std::string timed_via;    // what the samples are
+  std::string operands;     // emulation rows: "device" (uploaded once per case) or "host" (per run)
   std::string algorithm;    // native: cuBLASLt's algorithm
   std::vector<double> samples_ms;
   double wall_seconds = 0;  // emulation rows: wall time of the case's runs (copies and checks included)

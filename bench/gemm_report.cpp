@@ -29,6 +29,7 @@ json row_json(const BenchRow& r) {
             {"timed_via", r.timed_via},
             {"samples_ms", r.samples_ms},
             {"wall_seconds", r.wall_seconds},
+            {"operands", r.operands},
             {"ms", r.ms ? stats_json(*r.ms) : json(nullptr)},
             {"tmacs", r.tmacs ? stats_json(*r.tmacs) : json(nullptr)},
             {"native_tmacs", optional_json(r.native_tmacs)},

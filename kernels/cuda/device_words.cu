@@ -37,6 +37,17 @@ __global__ void narrow_kernel(const uint32_t* __restrict__ words, size_t rows, s
   }
 }
 
+__global__ void widen_result_kernel(const void* __restrict__ src, int bytes, size_t count, uint32_t* __restrict__ words) {
+  const size_t stride = size_t{gridDim.x} * blockDim.x;
+  for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < count; o += stride) {
+    const uint32_t x = bytes == 1   ? static_cast<const uint8_t*>(src)[o]
+                       : bytes == 2 ? static_cast<const uint16_t*>(src)[o]
+                                    : static_cast<const uint32_t*>(src)[o];
+    const uint32_t all_ones = bytes == 4 ? 0xFFFFFFFFu : (1u << (8 * bytes)) - 1;
+    words[o] = x == all_ones ? 0xFFFFFFFFu : x;
+  }
+}
+
 __global__ void find_poison_kernel(const uint32_t* __restrict__ words, size_t count, size_t words_per,
                                    unsigned long long* first) {
   const size_t stride = size_t{gridDim.x} * blockDim.x;
@@ -69,6 +80,14 @@ void narrow_on_device(const uint32_t* words, size_t rows, size_t cols, void* dst
   if (rows * cols) narrow_kernel<<<blocks_for(rows * cols), 256>>>(words, rows, cols, dst, bytes, transposed);
   cuda_check(cudaGetLastError(), "narrowing a result on the device");
   cuda_check(cudaDeviceSynchronize(), "narrowing a result on the device");
+}
+
+void widen_result_on_device(const void* src, int bytes, size_t count, uint32_t* words) {
+  if (bytes != 1 && bytes != 2 && bytes != 4)
+    throw KernelError("a result of " + std::to_string(bytes) + "-byte elements (1, 2 or 4)");
+  if (count) widen_result_kernel<<<blocks_for(count), 256>>>(src, bytes, count, words);
+  cuda_check(cudaGetLastError(), "widening a result on the device");
+  cuda_check(cudaDeviceSynchronize(), "widening a result on the device");
 }
 
 std::optional<size_t> first_unwritten_on_device(const uint32_t* words, size_t count, size_t words_per) {

@@ -3,6 +3,8 @@
 // 32-bit-widened arrays are narrowed on upload and widened back on download, and D and the trace are
 // poisoned before the run and checked after it (see cuda_device.hpp). D is followed by a poisoned guard
 // of a tile's rows, checked too, so that a kernel writing past the end of D fails instead of passing.
+// A problem whose arrays are device memory already (GemmProblem::on_device) is narrowed and widened
+// on the device instead: no byte goes through the host but the guard's.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -12,6 +14,7 @@
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/device_words.hpp"
 #include "kernels/cuda/gemm_args.hpp"
 
 namespace mmaemu::kernels {
@@ -22,6 +25,20 @@ DeviceBuffer<T> upload_narrowed(const uint32_t* host, size_t count) {
   DeviceBuffer<T> dev(count);
   dev.upload(narrow.data());
   return dev;
+}
+
+// The same from words that are device memory (GemmProblem::on_device).
+template <class T>
+DeviceBuffer<T> narrowed_on_device(const uint32_t* words, size_t count) {
+  DeviceBuffer<T> dev(count);
+  narrow_on_device(words, count, 1, dev.get(), sizeof(T), false);
+  return dev;
+}
+
+// Host or device words, as the problem says.
+template <class T>
+DeviceBuffer<T> native_copy(const GemmProblem& p, const uint32_t* words, size_t count) {
+  return p.on_device ? narrowed_on_device<T>(words, count) : upload_narrowed<T>(words, count);
 }
 
 // Downloads the first `count` elements of `dev` into the host's 32-bit array. An all-ones pattern of the native width is the poison
@@ -46,14 +63,14 @@ struct NativeGemmBuffers {
   DeviceBuffer<uint8_t> SA, SB;
 
   NativeGemmBuffers(const GemmProblem& p, size_t steps)
-      : A(upload_narrowed<Operand>(p.A, a_count(p.shape))),
-        B(upload_narrowed<Operand>(p.B, b_count(p.shape))),
-        C(upload_narrowed<Acc>(p.C, c_count(p.shape))),
+      : A(native_copy<Operand>(p, p.A, a_count(p.shape))),
+        B(native_copy<Operand>(p, p.B, b_count(p.shape))),
+        C(native_copy<Acc>(p, p.C, c_count(p.shape))),
         D(c_count(p.shape) + kGuardRows * p.shape.N),
         trace(p.trace ? c_count(p.shape) * steps : 0),
         S(scales_per_row(*p.model, p.shape)),
-        SA(S ? upload_narrowed<uint8_t>(p.SA, p.shape.batch * p.shape.M * S) : DeviceBuffer<uint8_t>()),
-        SB(S ? upload_narrowed<uint8_t>(p.SB, p.shape.batch * S * p.shape.N) : DeviceBuffer<uint8_t>()) {
+        SA(S ? native_copy<uint8_t>(p, p.SA, p.shape.batch * p.shape.M * S) : DeviceBuffer<uint8_t>()),
+        SB(S ? native_copy<uint8_t>(p, p.SB, p.shape.batch * S * p.shape.N) : DeviceBuffer<uint8_t>()) {
     D.fill_bytes(0xFF);
     trace.fill_bytes(0xFF);
   }
@@ -80,14 +97,23 @@ struct NativeGemmBuffers {
   // for a write past the end of D.
   void finish(const GemmProblem& p, size_t steps, const std::string& backend) const {
     const size_t outputs = c_count(p.shape);
-    download_widened(D, p.D, outputs);
-    check_written(p.D, p.shape, 1, (backend + ": output").c_str());
+    if (p.on_device) {
+      widen_result_on_device(D.get(), sizeof(Acc), outputs, p.D);
+      if (const auto at = first_unwritten_on_device(p.D, outputs))
+        throw KernelError(backend + ": output " + std::to_string(*at) + " (flat index) left unwritten");
+    } else {
+      download_widened(D, p.D, outputs);
+      check_written(p.D, p.shape, 1, (backend + ": output").c_str());
+    }
     std::vector<Acc> guard(D.size() - outputs);
     D.download(guard.data(), outputs, guard.size());
     for (size_t i = 0; i < guard.size(); ++i)
       if (guard[i] != static_cast<Acc>(~Acc{0}))
         throw KernelError(backend + ": wrote past the end of D (" + std::to_string(i) + " elements after its last output)");
-    if (p.trace) {
+    if (p.trace && p.on_device) {
+      widen_result_on_device(trace.get(), sizeof(Acc), trace.size(), p.trace);
+      if (first_unwritten_on_device(p.trace, trace.size())) throw KernelError(backend + ": an entry of the trace left unwritten");
+    } else if (p.trace) {
       download_widened(trace, p.trace, trace.size());
       check_written(p.trace, p.shape, steps, (backend + ": trace of output").c_str());
     }

@@ -10,9 +10,8 @@
 //     make: no proof that the padded lanes leave alignment and truncation unchanged);
 //   - an instruction it has no kernel for (wgmma with N other than 8, 64, 128 and 256);
 //   - a trace of a wide wgmma (only the step-at-a-time N = 8 kernel writes the accumulator per step);
-//   - a wide wgmma while the pipelined GEMM is not enabled (pipelined_enabled()).
+//   - a wide wgmma while the pipelined GEMM is an unchecked path (unchecked_gpu_paths.hpp).
 #include <algorithm>
-#include <cstdlib>
 #include <climits>
 #include <string>
 #include <string_view>
@@ -24,6 +23,7 @@
 #include "kernels/cuda/native_gemm_buffers.hpp"
 #include "kernels/cuda/tc_gemm.cuh"
 #include "kernels/cuda/tc_pipelined.cuh"
+#include "kernels/cuda/unchecked_gpu_paths.hpp"
 #include "kernels/registry.hpp"
 
 namespace mmaemu::kernels {
@@ -98,17 +98,6 @@ double run_pipelined(const GemmProblem& p, size_t steps) {
   cuda_check_launch("tc kernel");
   buf.finish(p, steps, "tc");
   return ms;
-}
-
-// The pipelined GEMM is written and built but has not yet run on a GPU (no device was available when it
-// was written): until T3's t3-gpu-wide-wgmma has passed on an H200, tc runs it only when asked
-// (MMAEMU_TC_PIPELINED=1), and otherwise declines the wide wgmma instructions, which v4 and v1 run.
-bool pipelined_enabled() {
-  static const bool on = [] {
-    const char* env = std::getenv("MMAEMU_TC_PIPELINED");
-    return env && std::string_view(env) == "1";
-  }();
-  return on;
 }
 
 struct NativeKernel {
@@ -207,9 +196,9 @@ class TcBackend final : public Backend {
                std::to_string(model.instr.n) + ")";
       return "tc: no native kernel for " + model.instr.name;
     }
-    if (ref::is_wide_n_variant(model.instr) && !pipelined_enabled())
-      return "tc: " + model.instr.name + ": the pipelined wide-N GEMM has not been checked on a GPU yet; "
-             "MMAEMU_TC_PIPELINED=1 runs it (v4 and v1 run this instruction)";
+    if (ref::is_wide_n_variant(model.instr))
+      if (auto why = unchecked_gpu_path_declines(UncheckedGpuPath::tc_pipelined_gemm))
+        return "tc: " + model.instr.name + ": " + *why;
     if (wants_trace && ref::is_wide_n_variant(model.instr))
       return "tc: " + model.instr.name + ": a trace comes only from the N = 8 kernel (the wide-N GEMM keeps the "
              "accumulator in flight between steps)";
@@ -218,6 +207,10 @@ class TcBackend final : public Backend {
         steps * model.instr.k > INT_MAX || (shape.M + tc::kTile - 1) / tc::kTile > 65535)
       return std::string("tc: a dimension exceeds the kernel's grid");
     return std::nullopt;
+  }
+
+  std::optional<std::string> declines_device_operands() const override {
+    return unchecked_gpu_path_declines(UncheckedGpuPath::device_operands);
   }
 
   RunInfo run(const GemmProblem& p) const override {

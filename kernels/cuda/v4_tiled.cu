@@ -11,6 +11,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
+#include "kernels/cuda/unchecked_gpu_paths.hpp"
 #include "kernels/cuda/v4_gemm.cuh"
 #include "kernels/cuda/v4_params.cuh"
 #include "kernels/params_from_profile.hpp"
@@ -84,6 +85,10 @@ class V4Backend final : public Backend {
         steps * model.instr.k > INT_MAX || (shape.M + v4::kTile - 1) / v4::kTile > 65535)
       return std::string("v4: a dimension exceeds the kernel's grid");
     return std::nullopt;
+  }
+
+  std::optional<std::string> declines_device_operands() const override {
+    return unchecked_gpu_path_declines(UncheckedGpuPath::device_operands);
   }
 
   RunInfo run(const GemmProblem& p) const override {

@@ -9,14 +9,18 @@
 //   outputs against the reference.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "harness/generators/families.hpp"
 #include "harness/generators/scales.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_device.hpp"
+#include "kernels/cuda/device_buffer.hpp"
+#include "kernels/cuda/unchecked_gpu_paths.hpp"
 #include "kernels/registry.hpp"
 #include "mmaemu/reference/model.hpp"
 
@@ -71,10 +75,20 @@ Expected reference_of(const ref::InstructionModel& m, const Problem& p) {
   const GemmShape& s = p.shape;
   const size_t steps = ref::gemm_steps(m, s.K);
   Expected e{std::vector<uint32_t>(c_count(s)), std::vector<uint32_t>(c_count(s) * steps)};
-  for (size_t b = 0; b < s.batch; ++b)
-    ref::gemm(m, s.M, s.N, s.K, p.A.data() + b * s.M * s.K, p.B.data() + b * s.K * s.N,
-              p.C.data() + b * s.M * s.N, e.D.data() + b * s.M * s.N, e.trace.data() + b * s.M * s.N * steps,
-              p.sa(b), p.sb(b));
+  // Rows of A, C and D are independent GEMMs: unscaled problems split them over the host's cores, so
+  // that the large shapes (tc's pipelined tiles) cost seconds, not minutes, of reference time.
+  const size_t workers = m.instr.scale ? 1 : std::max<size_t>(1, std::min<size_t>(std::thread::hardware_concurrency(), s.M / 16));
+  const size_t rows_per = (s.M + workers - 1) / workers;
+  for (size_t b = 0; b < s.batch; ++b) {
+    auto rows = [&](size_t first, size_t count) {
+      ref::gemm(m, count, s.N, s.K, p.A.data() + (b * s.M + first) * s.K, p.B.data() + b * s.K * s.N,
+                p.C.data() + (b * s.M + first) * s.N, e.D.data() + (b * s.M + first) * s.N,
+                e.trace.data() + (b * s.M + first) * s.N * steps, p.sa(b), p.sb(b));
+    };
+    std::vector<std::thread> pool;
+    for (size_t first = 0; first < s.M; first += rows_per) pool.emplace_back(rows, first, std::min(rows_per, s.M - first));
+    for (auto& t : pool) t.join();
+  }
   return e;
 }
 
@@ -126,7 +140,8 @@ const Backend& backend_named(const std::string& name) {
 // Empty when `why` is a decline this test allows, else the failure to report. v4 runs everything but
 // the K = 64 block-scaled kinds (two of its K stages), the m8n8k4 whose C is not in D's format and fp64
 // mma (v4 and tc: an fma chain, run by v1 and host); tc runs the GPU's own target only (every other profile "differs from
-// this GPU"), and of wgmma only m64n8. Anything else, on any GPU, is a failure.
+// this GPU"), and a wide wgmma without a trace only (its pipelined GEMM; declined too while that path has
+// not run on a GPU). Anything else, on any GPU, is a failure.
 std::string unexpected_decline(const Backend& backend, const ref::InstructionModel& m, const std::string& why) {
   const std::string what = backend.name() + " declined " + std::string(ref::arch_name(m.arch)) + " " + m.instr.name + ": " + why;
   if (m.fma_chain && why.find("fp64 mma") != std::string::npos) return "";  // v1 and host run it
@@ -139,7 +154,10 @@ std::string unexpected_decline(const Backend& backend, const ref::InstructionMod
   if (!own_target)
     return why.find("differs from this GPU") != std::string::npos || why.find("no tensor-core code") != std::string::npos ? "" : what;
   const bool wide_wgmma = ref::is_wide_n_variant(m.instr);
-  return wide_wgmma && why.find("only the N = 8 kernels") != std::string::npos ? "" : what;
+  return wide_wgmma && (why.find("a trace comes only from the N = 8 kernel") != std::string::npos ||
+                        why.find(kUncheckedGpuPathMark) != std::string::npos)
+             ? ""
+             : what;
 }
 
 // ---- every profile x instruction x family, small GEMMs with edges and a trace -----------------------
@@ -226,10 +244,71 @@ TEST(TcDeclines, TargetsOtherThanTheGpuWithTheReason) {
   const auto why = tc.declines(ref::lookup(other, "mma.m16n8k16.f32.bf16.bf16.f32"), {1, 16, 8, 16}, false);
   ASSERT_TRUE(why.has_value());
   EXPECT_NE(why->find("differs from this GPU"), std::string::npos) << *why;
-  if (sm == 90) {
-    const auto wide = tc.declines(ref::lookup(ref::Arch::sm90, "wgmma.m64n64k16.f32.f16.f16"), {1, 64, 64, 16}, false);
+  if (sm == 90) {  // a wide wgmma with a trace: only the step-at-a-time N = 8 kernel writes one
+    const auto wide = tc.declines(ref::lookup(ref::Arch::sm90, "wgmma.m64n64k16.f32.f16.f16"), {1, 64, 64, 16}, true);
     ASSERT_TRUE(wide.has_value());
-    EXPECT_NE(wide->find("only the N = 8 kernels"), std::string::npos) << *wide;
+    EXPECT_TRUE(wide->find("a trace comes only from the N = 8 kernel") != std::string::npos ||
+                wide->find(kUncheckedGpuPathMark) != std::string::npos)
+        << *wide;
+  }
+}
+
+// ---- tc's pipelined GEMM (wide wgmma) ------------------------------------------------------------------
+// Every wide N it has (64, 128, 256) and every operand type, on shapes crossing its 128 x N tile and its
+// 4-step K stage, K ending inside a step and rows of A that are not whole 16-byte chunks (padded-A path).
+TEST(TcPipelined, WideWgmmaMatchesTheReference) {
+  SKIP_WITHOUT_GPU();
+  if (cuda_device_sm() != 90) GTEST_SKIP() << "wgmma is sm_90's; this GPU is sm_" << cuda_device_sm();
+  if (auto why = unchecked_gpu_path_declines(UncheckedGpuPath::tc_pipelined_gemm)) GTEST_SKIP() << *why;
+  const Backend& tc = backend_named("tc");
+  size_t outputs = 0;
+  for (int n : {64, 128, 256})
+    for (const char* kind : {"k16.f32.f16.f16", "k16.f16.f16.f16", "k16.f32.bf16.bf16", "k8.f32.tf32.tf32",
+                             "k32.f32.e4m3.e5m2", "k32.f16.e5m2.e4m3"}) {
+      const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, "wgmma.m64n" + std::to_string(n) + kind);
+      for (GemmShape s : {GemmShape{1, 1, 1, 1}, GemmShape{2, 130, static_cast<size_t>(n) + 3, 520},
+                          GemmShape{1, 129, 2 * static_cast<size_t>(n), 33}, GemmShape{1, 256, 256, 1024}})
+        for (gen::Family f : {gen::Family::realistic, gen::Family::cancellation, gen::Family::random_bits}) {
+          std::string why;
+          const size_t got = compare(tc, m, f, s, 11, false, &why);
+          ASSERT_TRUE(why.empty()) << m.instr.name << ": " << why;
+          if (HasFailure()) return;
+          outputs += got;
+        }
+    }
+  std::printf("[ tc ] pipelined GEMM: %zu outputs equal to the reference\n", outputs);
+}
+
+// ---- operands already on the device ------------------------------------------------------------------------
+// GemmProblem::on_device: the same words in device memory must give the same bits as the host path (v1 always;
+// v4 and tc once their device path may run), and a backend that declines device operands says why.
+TEST(DeviceOperands, GiveTheHostPathsBits) {
+  SKIP_WITHOUT_GPU();
+  const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, "mma.m16n8k16.f32.bf16.bf16.f32");
+  const GemmShape s{2, 70, 67, 100};
+  const Problem p = make_problem(m, gen::Family::realistic, s, 5);
+  const Expected e = reference_of(m, p);
+  DeviceBuffer<uint32_t> A(p.A.size()), B(p.B.size()), C(p.C.size()), D(e.D.size());
+  A.upload(p.A.data());
+  B.upload(p.B.data());
+  C.upload(p.C.data());
+  for (const char* name : {"v1", "v4", "tc"}) {
+    const Backend& backend = backend_named(name);
+    if (auto why = backend.declines_device_operands()) {
+      EXPECT_NE(std::string(name), "v1") << "v1 takes device operands: " << *why;
+      std::printf("[ %s ] device operands declined: %s\n", name, why->c_str());
+      continue;
+    }
+    if (backend.declines(m, s, false)) continue;  // tc on another GPU than its target's
+    D.fill_bytes(0xFF);
+    GemmProblem gp{&m, s, A.get(), B.get(), C.get(), D.get(), nullptr};
+    gp.on_device = true;
+    backend.run(gp);
+    std::vector<uint32_t> got(e.D.size());
+    D.download(got.data());
+    for (size_t i = 0; i < got.size(); ++i) {
+      ASSERT_EQ(hex(got[i]), hex(e.D[i])) << name << " on device operands, output " << i;
+    }
   }
 }
 
