@@ -1,7 +1,8 @@
 // Throughput of the cuBLASLt model (the library GEMM: split-K slices, their reduction, FP8 promotion,
 // the epilogue) per engine, beside native cuBLASLt at the same shape and types where a GPU is present.
 // Each (format, shape, split-K) call runs through kernels::library_gemm on every engine listed
-// (reference, host and cpu on the CPU; cuda on the GPU, operands copied in and out as the API does);
+// (reference, host and cpu on the CPU; cuda on the GPU with its operands resident there, in their
+// storage widths, as a caller with device tensors has them: kernels::library_gemm_cuda_resident);
 // every engine's D must equal the first engine's bit for bit (else its row is an error). Rates are
 // multiply-adds per second of wall time around the call, after one untimed call.
 #pragma once

@@ -11,6 +11,10 @@
 
 #include "kernels/arith/emu_dot.hpp"
 
+namespace mmaemu::ref {
+struct InstructionModel;
+}
+
 namespace mmaemu::kernels::arith {
 
 // The most steps a reduction may have here (one per slice at most): the plan's order travels to the
@@ -20,6 +24,9 @@ inline constexpr uint16_t kAloneInStep = 0xFFFF;  // reduction_second: the step 
 
 struct LibraryParams {
   OpParams instr{};           // the wgmma chained along K (unused when simt_fp32)
+  // The same instruction's model, for the host side only (never read on the device): the GPU engine runs
+  // the slices' chains on the tensor cores with it where the GPU is its architecture (kernels/cuda/library_gemm.cu).
+  const ref::InstructionModel* main_loop = nullptr;
   bool simt_fp32 = false;     // fp32 SIMT kernels: FMA chains
   bool tf32_rounded = false;  // A and B rounded fp32 -> tf32 (nearest-even) before the instruction reads them
   uint32_t promotion_k = 0;   // FP8 without fast accumulation: products per promotion into fp32

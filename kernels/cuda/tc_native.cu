@@ -10,7 +10,6 @@
 //     make: no proof that the padded lanes leave alignment and truncation unchanged);
 //   - an instruction it has no kernel for (wgmma with N other than 8, 64, 128 and 256);
 //   - a trace of a wide wgmma (only the step-at-a-time N = 8 kernel writes the accumulator per step);
-//   - a wide wgmma while the pipelined GEMM is an unchecked path (unchecked_gpu_paths.hpp).
 #include <algorithm>
 #include <climits>
 #include <string>
@@ -23,7 +22,6 @@
 #include "kernels/cuda/native_gemm_buffers.hpp"
 #include "kernels/cuda/tc_gemm.cuh"
 #include "kernels/cuda/tc_pipelined.cuh"
-#include "kernels/cuda/unchecked_gpu_paths.hpp"
 #include "kernels/registry.hpp"
 
 namespace mmaemu::kernels {
@@ -196,9 +194,6 @@ class TcBackend final : public Backend {
                std::to_string(model.instr.n) + ")";
       return "tc: no native kernel for " + model.instr.name;
     }
-    if (ref::is_wide_n_variant(model.instr))
-      if (auto why = unchecked_gpu_path_declines(UncheckedGpuPath::tc_pipelined_gemm))
-        return "tc: " + model.instr.name + ": " + *why;
     if (wants_trace && ref::is_wide_n_variant(model.instr))
       return "tc: " + model.instr.name + ": a trace comes only from the N = 8 kernel (the wide-N GEMM keeps the "
              "accumulator in flight between steps)";
@@ -210,7 +205,7 @@ class TcBackend final : public Backend {
   }
 
   std::optional<std::string> declines_device_operands() const override {
-    return unchecked_gpu_path_declines(UncheckedGpuPath::device_operands);
+    return std::nullopt;  // NativeGemmBuffers narrows and widens them on the device
   }
 
   RunInfo run(const GemmProblem& p) const override {

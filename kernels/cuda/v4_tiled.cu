@@ -11,7 +11,6 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
-#include "kernels/cuda/unchecked_gpu_paths.hpp"
 #include "kernels/cuda/v4_gemm.cuh"
 #include "kernels/cuda/v4_params.cuh"
 #include "kernels/params_from_profile.hpp"
@@ -88,7 +87,7 @@ class V4Backend final : public Backend {
   }
 
   std::optional<std::string> declines_device_operands() const override {
-    return unchecked_gpu_path_declines(UncheckedGpuPath::device_operands);
+    return std::nullopt;  // NativeGemmBuffers narrows and widens them on the device
   }
 
   RunInfo run(const GemmProblem& p) const override {

@@ -47,6 +47,7 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
   arith::LibraryParams p;
   p.simt_fp32 = plan.instruction == nullptr;
   if (plan.instruction) p.instr = params_from_profile(*plan.instruction);
+  p.main_loop = plan.instruction;
   p.tf32_rounded = plan.tf32_rounded;
   p.promotion_k = static_cast<uint32_t>(plan.promotion_k);
   p.slices = static_cast<uint32_t>(plan.slices);
@@ -120,6 +121,13 @@ void library_gemm_cuda(const arith::LibraryParams&, const ref::LibraryCall&, con
 }
 void library_gemm_cuda_device(const arith::LibraryParams&, const ref::LibraryCall&, const DeviceMatrix&,
                               const DeviceMatrix&, const DeviceMatrix&, const DeviceOutput&) {
+  throw KernelError("library GEMM on CUDA: built without CUDA");
+}
+std::optional<std::string> library_cuda_tensor_cores_declines(const arith::LibraryParams&, const ref::LibraryCall&) {
+  return "built without CUDA";
+}
+std::vector<double> library_gemm_cuda_resident(const ref::LibraryCall&, const ref::LibraryAlgo&, const uint32_t*,
+                                               const uint32_t*, const uint32_t*, uint32_t*, int) {
   throw KernelError("library GEMM on CUDA: built without CUDA");
 }
 #endif

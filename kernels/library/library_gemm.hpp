@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "kernels/arith/library_dot.hpp"
 #include "mmaemu/reference/library_gemm.hpp"
@@ -29,6 +30,11 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
 // D[M][N] from A[M][K], B[K][N], C[M][N] (row-major raw bits), as ref::library_gemm computes it.
 void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref::LibraryAlgo& algo, const uint32_t* A,
                   const uint32_t* B, const uint32_t* C, uint32_t* D);
+
+// Why the GPU engine computes this call one thread per output instead of its slices' chains on the
+// tensor cores (tc's GEMM: a wgmma kernel of consecutive slices, no FP8 promotion, on a GPU of the
+// wgmma's architecture); empty when it uses the tensor cores.
+std::optional<std::string> library_cuda_tensor_cores_declines(const arith::LibraryParams& p, const ref::LibraryCall& call);
 
 // The GPU side (kernels/cuda/library_gemm.cu; throws KernelError when built without CUDA).
 void library_gemm_cuda(const arith::LibraryParams& p, const ref::LibraryCall& call, const uint32_t* A,
@@ -53,5 +59,12 @@ struct DeviceOutput {
 // the current device's default stream; returns when D is written). KernelError without CUDA.
 void library_gemm_cuda_device(const arith::LibraryParams& p, const ref::LibraryCall& call, const DeviceMatrix& A,
                               const DeviceMatrix& B, const DeviceMatrix& C, const DeviceOutput& D);
+
+// The GPU engine as a caller whose tensors live on the device uses it: A, B and C (row-major words)
+// uploaded once in their storage widths, then `runs` calls of library_gemm_cuda_device, each one's wall
+// time in seconds (a call returns when D is written); D (words) from the last. KernelError without CUDA.
+std::vector<double> library_gemm_cuda_resident(const ref::LibraryCall& call, const ref::LibraryAlgo& algo,
+                                               const uint32_t* A, const uint32_t* B, const uint32_t* C, uint32_t* D,
+                                               int runs);
 
 }  // namespace mmaemu::kernels

@@ -62,12 +62,15 @@ const std::vector<Case> kCases = {
     {FormatId::e4m3, FormatId::e4m3, FormatId::fp32, false, 36, 130, 304, 66, 1, 0, 128},
 };
 
-// The kernels' engines on the CPU: host (the scalar per-output code) and cpu (its chains on lanes).
-TEST(LibraryGemm, KernelEnginesMatchTheReference) {
-  const std::vector<std::pair<float, float>> scalars = {{1.0f, 0.0f}, {0.3f, -1.7f}, {-1.25f, 0.75f}};
+using Scalars = std::vector<std::pair<float, float>>;
+const Scalars kScalars = {{1.0f, 0.0f}, {0.3f, -1.7f}, {-1.25f, 0.75f}};
+
+// Every case x family x (alpha, beta) through each engine against ref::library_gemm; the outputs compared.
+size_t compare_with_reference(const std::vector<Case>& cases, const std::vector<gen::Family>& families,
+                              const Scalars& scalars, const std::vector<LibraryEngine>& engines) {
   size_t compared = 0;
-  for (const Case& k : kCases) {
-    for (const gen::Family family : gen::all_families()) {
+  for (const Case& k : cases) {
+    for (const gen::Family family : families) {
       for (const auto& [alpha, beta] : scalars) {
         ref::LibraryCall call;
         call.a = k.a;
@@ -95,23 +98,72 @@ TEST(LibraryGemm, KernelEnginesMatchTheReference) {
                                      static_cast<int>(k.K), k.a, k.b, k.d, k.d, {}, std::nullopt};
         gen::generate_tile(family, whole, 1000 + compared, A.data(), B.data(), C.data());
         std::vector<uint32_t> want(k.M * k.N);
-        ref::library_gemm(call, algo, A.data(), B.data(), C.data(), want.data());
-        for (const LibraryEngine engine : {LibraryEngine::host, LibraryEngine::cpu}) {
+        library_gemm(LibraryEngine::reference, call, algo, A.data(), B.data(), C.data(), want.data());
+        for (const LibraryEngine engine : engines) {
           std::vector<uint32_t> got(k.M * k.N, kPoison);  // poisoned: unwritten cannot pass
           library_gemm(engine, call, algo, A.data(), B.data(), C.data(), got.data());
           for (size_t i = 0; i < want.size(); ++i) {
-            ASSERT_EQ(got[i], want[i]) << library_engine_name(engine) << ", " << name(k, family) << " alpha " << alpha
+            EXPECT_EQ(got[i], want[i]) << library_engine_name(engine) << ", " << name(k, family) << " alpha " << alpha
                                        << " beta " << beta << " output (" << i / k.N << ", " << i % k.N
                                        << "): expected 0x" << std::hex << want[i] << ", got 0x" << got[i];
+            if (got[i] != want[i]) return compared;  // one mismatch per run is enough to read
           }
         }
         compared += want.size();
       }
     }
   }
-  size_t expected = 0;  // every output of every case, family and scalar pair was compared
-  for (const Case& k : kCases) expected += k.M * k.N * gen::all_families().size() * scalars.size();
-  EXPECT_EQ(compared, expected);
+  return compared;
+}
+
+size_t outputs_of(const std::vector<Case>& cases, size_t families, size_t scalars) {
+  size_t n = 0;
+  for (const Case& k : cases) n += k.M * k.N * families * scalars;
+  return n;
+}
+
+// The kernels' engines on the CPU: host (the scalar per-output code) and cpu (its chains on lanes).
+TEST(LibraryGemm, KernelEnginesMatchTheReference) {
+  const size_t compared = compare_with_reference(kCases, gen::all_families(), kScalars, {LibraryEngine::host, LibraryEngine::cpu});
+  EXPECT_EQ(compared, outputs_of(kCases, gen::all_families().size(), kScalars.size()));
+}
+
+// The GPU engine: every case above (one thread per output, or the slices on the tensor cores where the
+// GPU is the wgmma's architecture), and calls large enough to cross tc's 128 x N tiles with split-K
+// slices whose last one is short. On an sm_90 GPU the wgmma calls without FP8 promotion must take the
+// tensor cores.
+TEST(LibraryGemm, CudaEngineMatchesTheReference) {
+  if (auto why = library_engine_declines(LibraryEngine::cuda)) GTEST_SKIP() << *why;
+  const std::vector<Case> large = {
+      {FormatId::bf16, FormatId::bf16, FormatId::fp32, false, 130, 300, 1000, 66, 1, 0, 64},
+      {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 129, 260, 1030, 66, 3, 0, 64},
+      {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 64, 520, 2048, 66, 2, 0, 64},
+  };
+  size_t on_tensor_cores = 0;
+  for (const Case& k : large) {
+    ref::LibraryCall call;
+    call.a = k.a;
+    call.b = k.b;
+    call.c = call.d = k.d;
+    call.M = k.M;
+    call.N = k.N;
+    call.K = k.K;
+    ref::LibraryAlgo algo;
+    algo.algo_id = k.algo_id;
+    algo.split_k = k.split_k;
+    const auto why = library_cuda_tensor_cores_declines(library_params(call, algo), call);
+    std::printf("[ cuda ] %s: %s\n", name(k, gen::Family::realistic).c_str(), why ? why->c_str() : "tensor cores");
+    on_tensor_cores += !why;
+    // Only another GPU than tc's target may keep these wgmma calls off the tensor cores.
+    if (why && why->find("differs from this GPU") == std::string::npos && why->find("no tensor-core code") == std::string::npos)
+      ADD_FAILURE() << name(k, gen::Family::realistic) << " not on the tensor cores: " << *why;
+  }
+  size_t compared = compare_with_reference(kCases, gen::all_families(), kScalars, {LibraryEngine::cuda});
+  EXPECT_EQ(compared, outputs_of(kCases, gen::all_families().size(), kScalars.size()));
+  const std::vector<gen::Family> two = {gen::Family::realistic, gen::Family::cancellation};
+  compared = compare_with_reference(large, two, {kScalars[0], kScalars[1]}, {LibraryEngine::cuda});
+  EXPECT_EQ(compared, outputs_of(large, two.size(), 2));
+  std::printf("[ cuda ] %zu of %zu large calls on the tensor cores\n", on_tensor_cores, large.size());
 }
 
 // The reference engine shares a call's rows among threads without making each share a call of its
