@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
 #include "bench/backend_gemm.hpp"
 #include "bench/cublaslt_gemm.hpp"
 #include "harness/record/provenance.hpp"
@@ -216,7 +217,13 @@ GemmBenchResult run_gemm_bench(const GemmBenchOptions& o, const std::function<vo
                      .fields;
   Bench bench(o, progress, r);
   for (const auto& shape : o.shapes)
-    for (auto format : o.formats) bench.run_case(shape, format);
+    for (auto format : o.formats) {
+      if (interrupt_flag().load()) {  // between cases: every row written so far is a whole case
+        r.interrupted = true;
+        return r;
+      }
+      bench.run_case(shape, format);
+    }
   return r;
 }
 

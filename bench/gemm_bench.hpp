@@ -67,6 +67,9 @@ struct GemmBenchResult {
   DeviceFacts device;
   Ceilings ceilings;
   std::vector<BenchRow> rows;
+  // SIGINT or SIGTERM came (under an InterruptGuard): the cases after the one running then were not
+  // run; the rows hold every case that finished.
+  bool interrupted = false;
   bool any_error() const;
 };
 

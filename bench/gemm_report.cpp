@@ -78,6 +78,7 @@ json gemm_report_json(const GemmBenchResult& result, const GemmBenchOptions& o) 
     tensor[std::string(ref::format_name(f))] = optional_json(tensor_macs_per_s(c, f));
   return {{"schema", kGemmBenchSchema},
           {"provenance", prov},
+          {"interrupted", result.interrupted},
           {"device", {{"index", result.device.index},
                       {"name", result.device.name},
                       {"compute_capability", std::to_string(result.device.cc_major) + "." +

@@ -9,6 +9,7 @@
 
 #include "harness/core/atomic_file.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/core/interrupt_guard.hpp"
 #include "bench/cuda_support.hpp"
 #include "bench/gemm_bench.hpp"
 #include "bench/gemm_report.hpp"
@@ -89,11 +90,17 @@ int main(int argc, char** argv) {
     auto progress = [tty](const std::string& s) {
       if (tty) std::cerr << "[bench] " << s << std::endl;
     };
+    const InterruptGuard guard;  // SIGINT / SIGTERM: finish the case at hand, write every finished one
     const bench::GemmBenchResult result = bench::run_gemm_bench(o, progress);
     const std::string table = bench::gemm_report_markdown(result);
     write_file_atomic(json_path, bench::gemm_report_json(result, o).dump(2) + "\n");
     write_file_atomic(md_path, table);
     std::cout << table;
+    if (result.interrupted) {
+      std::cerr << "mmaemu-bench-gemm: stopped by " << interrupt_signal_name() << "; " << json_path
+                << " holds the cases that finished\n";
+      return interrupted_exit_status();
+    }
     if (result.any_error()) {
       std::cerr << "mmaemu-bench-gemm: a case failed (see the 'error' rows in " << json_path << ")\n";
       return kExitCheckFailed;
