@@ -62,6 +62,34 @@ const std::vector<Case> kCases = {
     {FormatId::e4m3, FormatId::e4m3, FormatId::fp32, false, 36, 130, 304, 66, 1, 0, 128},
 };
 
+// The call and the configuration a case describes.
+ref::LibraryCall call_of(const Case& k, float alpha = 1.0f, float beta = 0.0f) {
+  ref::LibraryCall call;
+  call.a = k.a;
+  call.b = k.b;
+  call.c = call.d = k.d;
+  call.M = k.M;
+  call.N = k.N;
+  call.K = k.K;
+  call.alpha = alpha;
+  call.beta = beta;
+  call.fast_accum = k.fast;
+  if (k.a == FormatId::e4m3 || k.a == FormatId::e5m2) {
+    call.scale_a = 0.7f;
+    call.scale_b = 1.9f;
+  }
+  return call;
+}
+ref::LibraryAlgo algo_of(const Case& k) {
+  ref::LibraryAlgo algo;
+  algo.algo_id = k.algo_id;
+  algo.split_k = k.split_k;
+  algo.custom = k.custom;
+  algo.stage_k = k.stage_k;
+  algo.reduction = k.reduction;
+  return algo;
+}
+
 using Scalars = std::vector<std::pair<float, float>>;
 const Scalars kScalars = {{1.0f, 0.0f}, {0.3f, -1.7f}, {-1.25f, 0.75f}};
 
@@ -72,26 +100,8 @@ size_t compare_with_reference(const std::vector<Case>& cases, const std::vector<
   for (const Case& k : cases) {
     for (const gen::Family family : families) {
       for (const auto& [alpha, beta] : scalars) {
-        ref::LibraryCall call;
-        call.a = k.a;
-        call.b = k.b;
-        call.c = call.d = k.d;
-        call.M = k.M;
-        call.N = k.N;
-        call.K = k.K;
-        call.alpha = alpha;
-        call.beta = beta;
-        call.fast_accum = k.fast;
-        if (k.a == FormatId::e4m3 || k.a == FormatId::e5m2) {
-          call.scale_a = 0.7f;
-          call.scale_b = 1.9f;
-        }
-        ref::LibraryAlgo algo;
-        algo.algo_id = k.algo_id;
-        algo.split_k = k.split_k;
-        algo.custom = k.custom;
-        algo.stage_k = k.stage_k;
-        algo.reduction = k.reduction;
+        const ref::LibraryCall call = call_of(k, alpha, beta);
+        const ref::LibraryAlgo algo = algo_of(k);
         // Operands from an instruction-family generator over the whole GEMM (tf32: fp32 storage).
         std::vector<uint32_t> A(k.M * k.K), B(k.K * k.N), C(k.M * k.N);
         const ref::Instruction whole{"gemm", ref::InstrFamily::mma_sync, static_cast<int>(k.M), static_cast<int>(k.N),
@@ -141,17 +151,8 @@ TEST(LibraryGemm, CudaEngineMatchesTheReference) {
   };
   size_t on_tensor_cores = 0;
   for (const Case& k : large) {
-    ref::LibraryCall call;
-    call.a = k.a;
-    call.b = k.b;
-    call.c = call.d = k.d;
-    call.M = k.M;
-    call.N = k.N;
-    call.K = k.K;
-    ref::LibraryAlgo algo;
-    algo.algo_id = k.algo_id;
-    algo.split_k = k.split_k;
-    const auto why = library_cuda_tensor_cores_declines(library_params(call, algo), call);
+    const ref::LibraryCall call = call_of(k);
+    const auto why = library_cuda_tensor_cores_declines(library_params(call, algo_of(k)), call);
     std::printf("[ cuda ] %s: %s\n", name(k, gen::Family::realistic).c_str(), why ? why->c_str() : "tensor cores");
     on_tensor_cores += !why;
     // Only another GPU than tc's target may keep these wgmma calls off the tensor cores.
