@@ -5,9 +5,9 @@
 //
 //   - a block is two warpgroups stacked along M: a 128 x N tile of D, each warpgroup 64 x N;
 //   - operands reach shared memory through cp.async (16 bytes a thread, no registers in between) into
-//     kStages stages of kStepsPerStage instruction steps (128 bytes of K per row); loads run kStages - 1
-//     stages ahead of the tensor cores (a stage's buffer is refilled once both warpgroups' wgmmas on it
-//     have finished), and each warpgroup keeps one stage's wgmmas in flight while it waits;
+//     kStages stages of kStepsPerStage instruction steps (128 bytes of K per row); loads run two stages
+//     ahead of the tensor cores, and each warpgroup keeps one stage's wgmmas in flight while it issues
+//     the next;
 //   - both operands are read K-major (no transpose in the instruction, which tf32 and FP8 do not have):
 //     A as it is when its rows are 16-byte multiples, B transposed once per call by pack_k_major (part of
 //     the timed work).
@@ -114,18 +114,21 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
         if (m < g.M && n < g.N) acc_set<Acc>(acc + j * kRegsPer8, e, g.C[mn0 + static_cast<size_t>(m) * g.N + n]);
       }
 
-    // Stages 0 .. kStages - 2 in flight before the first instruction; one copy group per stage, empty
-    // ones included, so that "stage kt has landed" is always "at most kStages - 2 groups pending".
-    for (int kt = 0; kt < kStages - 1; ++kt) {
+    // Stages 0 .. kStages - 3 in flight before the first instruction; one copy group per stage, empty
+    // ones included, so that "stage kt has landed" is always "at most kStages - 3 groups pending".
+    for (int kt = 0; kt < kStages - 2; ++kt) {
       if (kt < k_tiles) load_stage(kt);
       copy_commit();
     }
     for (int kt = 0; kt < k_tiles; ++kt) {
-      copy_wait<kStages - 2>();
+      copy_wait<kStages - 3>();
       // This thread's copies become visible to the tensor core's async proxy, then the barrier makes
-      // every thread's visible.
+      // every thread's visible; it also means both warpgroups have finished stage kt - 2 (each waited
+      // for all but its last group), whose buffer the next load reuses.
       asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
       __syncthreads();
+      if (kt + kStages - 2 < k_tiles) load_stage(kt + kStages - 2);
+      copy_commit();
 
       const uint8_t* base = smem + (kt % kStages) * stage_bytes(kN);
       const uint8_t* a = base + wg * (64 / 8) * layout::kStrideByteOffset;
@@ -143,14 +146,9 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
           I::issue(smem_descriptor(a + s * kTileM * kStepRowBytes), smem_descriptor(b + s * kN * kStepRowBytes), acc);
       }
       wg_commit();
-      // Stage kt - 1's instructions have finished in this warpgroup (stage kt's stay in flight), and
-      // after the barrier in both: its buffer takes stage kt + kStages - 1, three stages ahead.
       wg_wait<1>();
 #pragma unroll
       for (int r = 0; r < I::kAccRegs; ++r) fence_register(acc[r]);
-      __syncthreads();
-      if (kt + kStages - 1 < k_tiles) load_stage(kt + kStages - 1);
-      copy_commit();
     }
     wg_wait<0>();
 #pragma unroll
