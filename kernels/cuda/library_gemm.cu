@@ -3,15 +3,12 @@
 // the GPU is that wgmma's architecture, each slice's chains run on the tensor cores (tc's pipelined GEMM
 // from a zero accumulator: per output the same instruction sequence as the library's) and the slices'
 // reduction and the epilogue run per output on CUDA cores (arith::library_finish, the host engine's
-// code); until that path has run on an H200 it is taken only under MMAEMU_GPU_UNCHECKED=1. Everything
-// else runs one thread per output through arith/library_dot.hpp, a correctness engine like v1: each
-// thread walks its whole K.
+// code). Everything else runs one thread per output through arith/library_dot.hpp, a correctness engine
+// like v1: each thread walks its whole K.
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <optional>
 #include <string>
-#include <string_view>
 #include <vector>
 
 #include "kernels/arith/library_dot.hpp"
@@ -79,20 +76,8 @@ const ref::InstructionModel& wide_variant(const ref::InstructionModel& main_loop
   return ref::lookup(main_loop.arch, ref::spell(wide));
 }
 
-// The tensor-core path was written without a GPU at hand: until kernels_library_gemm_test's
-// CudaEngineMatchesTheReference and T3's t3-cublaslt-cuda have passed with it on an H200 it runs only
-// under MMAEMU_GPU_UNCHECKED=1, and the engine otherwise computes one thread per output, as before.
-bool unchecked_path_allowed() {
-  static const bool allowed = [] {
-    const char* env = std::getenv("MMAEMU_GPU_UNCHECKED");
-    return env && std::string_view(env) == "1";
-  }();
-  return allowed;
-}
-
 // Why the slices cannot run on the tensor cores here; empty when they can.
 std::optional<std::string> why_not_tensor_cores(const arith::LibraryParams& p, const ref::LibraryCall& call) {
-  if (!unchecked_path_allowed()) return "the tensor-core path has not run on a GPU yet (MMAEMU_GPU_UNCHECKED=1 runs it)";
   if (p.simt_fp32 || !p.main_loop) return "an fp32 SIMT kernel";
   if (p.main_loop->instr.family != ref::InstrFamily::wgmma) return "an mma.sync kernel";
   if (p.tf32_rounded) return "fp32 operands rounded to tf32 first";

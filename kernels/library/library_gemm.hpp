@@ -33,8 +33,7 @@ void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref:
 
 // Why the GPU engine computes this call one thread per output instead of its slices' chains on the
 // tensor cores (tc's GEMM: a wgmma kernel of consecutive slices, no FP8 promotion, on a GPU of the
-// wgmma's architecture; until it has run on an H200, only under MMAEMU_GPU_UNCHECKED=1); empty when it
-// uses the tensor cores.
+// wgmma's architecture); empty when it uses the tensor cores.
 std::optional<std::string> library_cuda_tensor_cores_declines(const arith::LibraryParams& p, const ref::LibraryCall& call);
 
 // The GPU side (kernels/cuda/library_gemm.cu; throws KernelError when built without CUDA).
