@@ -17,8 +17,8 @@ ref::FormatId native_b_format(ref::FormatId a) { return a == ref::FormatId::e5m2
 
 bool has_fast_accum_variant(ref::FormatId f) { return is_fp8(f); }
 
-NativeTiming time_cublaslt(const NativeSetup& setup, const kernels::GemmShape& shape, uint64_t seed, int warmup,
-                           int samples, L2Flusher& flusher) {
+NativeTiming time_cublaslt(const NativeSetup& setup, const kernels::GemmShape& shape, OperandCache& operands,
+                           uint64_t seed, int warmup, int samples, L2Flusher& flusher) {
   NativeTiming t;
   t.a_format = setup.format;
   t.b_format = native_b_format(setup.format);
@@ -51,7 +51,7 @@ NativeTiming time_cublaslt(const NativeSetup& setup, const kernels::GemmShape& s
   t.algorithm = choices[0].config.describe();
 
   // Operands: the same realistic family the backends get, in the types cuBLASLt reads.
-  const HostOperands ops = realistic_operands(t.a_format, t.b_format, ref::FormatId::fp32, shape, seed);
+  const HostOperands& ops = operands.get(t.a_format, t.b_format, ref::FormatId::fp32, shape, seed);
   const auto staged = session.stage(call, choices[0], lt::LtOperands{ops.a, ops.b, ops.c}, &why);
   if (!staged) {
     t.unsupported = "cuBLASLt refuses the call (" + why + ")";

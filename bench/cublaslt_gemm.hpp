@@ -33,9 +33,10 @@ struct NativeTiming {
 class L2Flusher;
 
 // Times `samples` calls (after `warmup`), each after an L2 flush, with CUDA events around the matmul
-// alone. Throws GpuError on a CUDA or cuBLASLt failure at run time.
-NativeTiming time_cublaslt(const NativeSetup& setup, const kernels::GemmShape& shape, uint64_t seed, int warmup,
-                           int samples, L2Flusher& flusher);
+// alone, on the realistic operands of `seed` (from `operands`, shared with the case's other rows).
+// Throws GpuError on a CUDA or cuBLASLt failure at run time.
+NativeTiming time_cublaslt(const NativeSetup& setup, const kernels::GemmShape& shape, OperandCache& operands,
+                           uint64_t seed, int warmup, int samples, L2Flusher& flusher);
 
 // Whether a format has a native fast-accumulation variant (the FP8 ones).
 bool has_fast_accum_variant(ref::FormatId f);

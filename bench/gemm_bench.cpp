@@ -58,7 +58,7 @@ class Bench {
     }
     const ref::Instruction& types = bench_model(o_.arch, o_.family, format).instr;  // every backend's N has these types
     say(label + ": generating operands");
-    const HostOperands ops = realistic_operands(types.a, types.b, types.c, shape, o_.seed);
+    const HostOperands& ops = operands_.get(types.a, types.b, types.c, shape, o_.seed);
     for (const auto& name : o_.backends) {
       say(label + ": " + name);
       const auto n = o_.instruction_n.find(name);
@@ -150,7 +150,7 @@ class Bench {
     say(label + ": " + row.backend);
     row.timed_via = kTimedViaNative;
     try {
-      NativeTiming t = time_cublaslt(NativeSetup{format, fast, o_.workspace_bytes}, shape, o_.seed, o_.warmup,
+      NativeTiming t = time_cublaslt(NativeSetup{format, fast, o_.workspace_bytes}, shape, operands_, o_.seed, o_.warmup,
                                      o_.samples, flusher_);
       row.instruction = std::string(ref::format_name(t.a_format)) + " x " + std::string(ref::format_name(t.b_format)) +
                         " -> fp32, compute " + t.compute_type;
@@ -180,6 +180,7 @@ class Bench {
   const std::function<void(const std::string&)>& progress_;
   GemmBenchResult& r_;
   L2Flusher flusher_;
+  OperandCache operands_;
   struct Pace {
     double macs = 0, seconds_per_mac = 0;
   };

@@ -2,6 +2,7 @@
 // operands (realistic values as raw bits: normal-ish magnitudes, a few exact zeros, never all zeros).
 #pragma once
 #include <cstdint>
+#include <list>
 #include <string_view>
 #include <vector>
 
@@ -28,6 +29,28 @@ struct HostOperands {
 // The generators' "realistic" family over a whole GEMM; deterministic in (formats, shape, seed).
 HostOperands realistic_operands(ref::FormatId a, ref::FormatId b, ref::FormatId c, const kernels::GemmShape& s,
                                 uint64_t seed);
+
+// Realistic operands generated once per (A, B, C formats, shape, seed) and shared: a GEMM case's
+// native rows (plain and fast accumulation) and every backend read the same values. Generation is
+// sequential (one random stream, so that a seed names the same operands everywhere) and costs about
+// 3 s at 4096^3 and 12 s at 8192^3 on one core: regenerated per row, it was most of a large case's
+// wall time. Keeps the two newest sets (e5m2's native B is e4m3, so a case may need two); a set
+// returned stays valid until two other sets have been asked for since.
+class OperandCache {
+ public:
+  const HostOperands& get(ref::FormatId a, ref::FormatId b, ref::FormatId c, const kernels::GemmShape& s,
+                          uint64_t seed);
+
+ private:
+  struct Entry {
+    ref::FormatId a, b, c;
+    kernels::GemmShape shape;
+    uint64_t seed;
+    HostOperands ops;
+  };
+  static constexpr size_t kEntries = 2;
+  std::list<Entry> entries_;  // oldest first; a list, so that evicting one moves no other
+};
 
 // Raw bits narrowed to the format's storage width (1, 2 or 4 bytes each, little-endian), as a
 // library that takes the format natively reads them.

@@ -131,6 +131,7 @@ std::string gemm_report_markdown(const GemmBenchResult& result) {
     if (!r.reason.empty()) md << "; " << cell(r.reason);
     md << " |\n";
   }
+  if (result.interrupted) md << "\n**Interrupted**: a signal stopped the run; the cases after the last row were not run.\n";
   return md.str();
 }
 

@@ -31,6 +31,8 @@ struct GemmSectionResult {
   std::string markdown;           // its own table
   std::vector<GemmPoint> points;
   bool any_error = false;
+  // A signal stopped the section between two cases: the points are the cases that finished, whole.
+  bool interrupted = false;
 };
 
 // cuBLASLt's own rate beside the library section's engines (bench/cpu/library_bench.hpp): TMAC/s at the

@@ -62,7 +62,8 @@ bench::NativeLibraryTimer native_library_timer() {
     }
     try {
       bench::L2Flusher flusher(0);
-      const bench::NativeTiming t = bench::time_cublaslt({format}, shape, 1, 2, 10, flusher);
+      bench::OperandCache operands;
+      const bench::NativeTiming t = bench::time_cublaslt({format}, shape, operands, 1, 2, 10, flusher);
       if (t.unsupported) {
         r.why = *t.unsupported;
         return r;
@@ -98,6 +99,7 @@ GemmSectionResult run_gemm_section(const GemmSpec& spec, const std::string& comm
   out.markdown = bench::gemm_report_markdown(r);
   for (const bench::BenchRow& row : r.rows) out.points.push_back(point_of(row));
   out.any_error = r.any_error();
+  out.interrupted = r.interrupted;
   return out;
 }
 

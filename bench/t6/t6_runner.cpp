@@ -48,9 +48,18 @@ RateRow section_error(const std::string& section, const std::string& why) {
   return {section, section + "/failed", section + " section", "", "error", why, std::nullopt};
 }
 
-// How long an interrupted run waits for the harness section, which stops its child runs (each with
-// core/child_process's grace period), before it stops at once.
+// How long an interrupted run waits for a section that stops cleanly on a signal before it stops at
+// once: the harness section stops its child runs (each with core/child_process's grace period); the
+// gemm section finishes the case at hand (each backend within its budget, cuBLASLt in seconds) and
+// keeps every finished case, since a GEMM sweep is the longest part of a sign-off run.
 constexpr int kHarnessStopSeconds = 30;
+constexpr int kGemmStopSeconds = 90;
+
+int stop_wait_seconds(const std::string& section) {
+  if (section == "harness") return kHarnessStopSeconds;
+  if (section == "gemm") return kGemmStopSeconds;
+  return 0;
+}
 
 class Run {
  public:
@@ -74,7 +83,7 @@ class Run {
       // Shared: a section left running (detached) may still set it after this frame is gone.
       const auto measured = std::make_shared<std::atomic<bool>>(false);
       const WorkEnd end = run_until_interrupted([this, name, measured] { measured->store(section(name)); },
-                                                std::chrono::seconds(name == "harness" ? kHarnessStopSeconds : 0));
+                                                std::chrono::seconds(stop_wait_seconds(name)));
       // A signal that lands after the section wrote its reports does not undo it: "interrupted" only
       // says the flag was up when the section's thread ended.
       if (end == WorkEnd::left_running || (end == WorkEnd::interrupted && !measured->load())) {
@@ -88,7 +97,8 @@ class Run {
       }
       done_.push_back(name);
     }
-    if (interrupt_flag().load() && done_.size() < names.size()) {
+    const bool gemm_cut_short = r_.gemm && r_.gemm->interrupted;  // kept, but not whole
+    if (interrupt_flag().load() && (done_.size() < names.size() || gemm_cut_short)) {
       kept_ = r_;
       kept_.provenance.state = RunState::interrupted;
       write(kept_);
@@ -114,7 +124,9 @@ class Run {
       r_.rows.push_back(section_error(name, e.what()));
     }
     progress_.finish();
-    if (interrupt_flag().load()) return false;  // left out: the caller writes what finished before
+    // Left out (the caller writes what finished before), unless it is the gemm section with finished
+    // cases: those are whole measurements, and the report says the section was cut short.
+    if (interrupt_flag().load()) return name == "gemm" && r_.gemm && !r_.gemm->points.empty();
     write(r_);  // after every section, so that an interrupted run keeps what it measured
     return true;
   }
@@ -137,6 +149,7 @@ class Run {
                 std::to_string(kept_.provenance.planned) + " sections finished (" + (names.empty() ? "none" : names) +
                 "), kept in " + (o_.report_dir / (stem_ + ".{json,md,svg}")).string() +
                 (cut_short_.empty() ? "" : "; " + cut_short_ + " was running and is not kept") +
+                (r_.gemm && r_.gemm->interrupted ? "; gemm kept the cases that finished" : "") +
                 "; a throughput run is not resumed: run it again\n";
       return o;
     }

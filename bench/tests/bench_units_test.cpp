@@ -66,6 +66,27 @@ TEST(GemmInputs, RealisticOperandsAreNotZeros) {
   EXPECT_GT(nonzero, ops.a.size() * 9 / 10);
 }
 
+TEST(GemmInputs, OperandCacheGeneratesEachSetOnceAndKeepsTwo) {
+  using ref::FormatId;
+  const kernels::GemmShape s{1, 16, 8, 32};
+  OperandCache cache;
+  const HostOperands& fp16 = cache.get(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 3);
+  // The same set again is the same object (not regenerated), with the values a fresh generation gives.
+  EXPECT_EQ(&cache.get(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 3), &fp16);
+  EXPECT_EQ(fp16.a, realistic_operands(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 3).a);
+  // Another seed, shape or format is another set; the first stays valid beside a second one.
+  const HostOperands& seed4 = cache.get(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 4);
+  EXPECT_NE(&seed4, &fp16);
+  EXPECT_NE(seed4.a, fp16.a);
+  EXPECT_EQ(&cache.get(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 3), &fp16);
+  EXPECT_EQ(fp16.b, realistic_operands(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 3).b);
+  // A third set evicts the oldest (seed 3): asked again, it is generated anew, equal in value.
+  const HostOperands& e5m2 = cache.get(FormatId::e5m2, FormatId::e4m3, FormatId::fp32, s, 3);
+  EXPECT_EQ(e5m2.a.size(), 16u * 32);
+  EXPECT_EQ(cache.get(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 3).c,
+            realistic_operands(FormatId::fp16, FormatId::fp16, FormatId::fp32, s, 3).c);
+}
+
 TEST(GemmInputs, NarrowsToStorageWidth) {
   const std::vector<uint32_t> bits{0x3C00, 0xBC01};
   EXPECT_EQ(pack_storage(bits, ref::FormatId::fp16), (std::vector<uint8_t>{0x00, 0x3C, 0x01, 0xBC}));
