@@ -19,6 +19,7 @@
 #include "harness/generators/scales.hpp"
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/formats.hpp"
+#include "kernels/arith/wide_block.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/cpu/isa.hpp"
 #include "kernels/cpu/lane_plan.hpp"
@@ -136,6 +137,35 @@ TEST(KernelArith, EveryProfileFitsSixtyFourBitSums) {
   EXPECT_EQ(arith::block_sum_bits(16, 25), 32);
 }
 
+// wide_block.hpp's term against add_term's, both truncations: products of up to 24-bit significands
+// and addends, from far above the grid (exact) through it to far below (a zero term, or -1 unit when
+// flooring a negative one), every sign.
+TEST(KernelArith, WideTermsEqualAddTermBothTruncations) {
+  std::mt19937_64 rng(20261205);
+  size_t checked = 0;
+  for (bool floor : {false, true}) {
+    arith::BlockParams bp;
+    bp.F = 25;
+    bp.floor_truncation = floor;
+    for (int i = 0; i < 200000; ++i) {
+      const int frac_bits = static_cast<int>(rng() % 47);  // a product of two fractions up to 23 bits each
+      const uint64_t sig = (rng() >> (64 - frac_bits - 2)) | (uint64_t{1} << frac_bits);  // [1, 4) * 2^frac_bits
+      const int emax = static_cast<int>(rng() % 200) - 100;
+      const int exp = emax - static_cast<int>(rng() % 80);  // at the top of the block down to far below its grid
+      const bool neg = rng() & 1;
+      int64_t want = 0;
+      arith::add_term(want, neg, sig, exp, frac_bits, emax, bp);
+      const double v = static_cast<double>(sig) * arith::pow2(exp - frac_bits);
+      const double got = arith::truncated_term(neg ? -v : v, emax - bp.F, bp);
+      ASSERT_EQ(got * arith::pow2(bp.F - emax), static_cast<double>(want))
+          << (floor ? "floor" : "toward zero") << ": sig " << sig << " exp " << exp << " frac bits " << frac_bits
+          << " emax " << emax << " negative " << neg;
+      ++checked;
+    }
+  }
+  EXPECT_EQ(checked, 400000u);
+}
+
 TEST(KernelArith, PartSizesCoverK) {
   for (int K : {0, 1, 3, 4, 5, 31, 32, 33})
     for (int parts : {1, 2, 3})
@@ -240,10 +270,72 @@ std::vector<int> interesting_product_exps(const ref::InstructionModel& m) {
   return e;
 }
 
-// The CPU runs of the kernels' arithmetic: the host backend, and the cpu backend under each instruction
-// set this CPU runs.
+// The double-precision block (arith/wide_block.hpp) run per output on the CPU, as a GPU kernel built on
+// it runs each output: operands decoded once, every step by wide_step, and emu_step on the raw bits
+// for a step that meets a NaN or Inf or an instruction it declines. Counts the steps each way, so that
+// the test can see the double path was the one compared.
+class WideBlockRun : public Backend {
+ public:
+  std::string name() const override { return "wide-block (test)"; }
+  std::string description() const override { return "arith::wide_step per output, on the CPU"; }
+  std::optional<std::string> declines(const ref::InstructionModel&, const GemmShape&, bool) const override {
+    return std::nullopt;
+  }
+  RunInfo run(const GemmProblem& g) const override {
+    const arith::OpParams p = params_from_profile(*g.model);
+    const bool wide = arith::wide_declines(p) == nullptr;
+    const GemmShape& s = g.shape;
+    const size_t k = static_cast<size_t>(p.instr.k), steps = ref::gemm_steps(*g.model, s.K);
+    const size_t S = scales_per_row(*g.model, s);
+    // Decoded once, as a kernel decodes a tile; `special` marks the NaN and Inf operands.
+    std::vector<arith::WideOperand> wa(a_count(s)), wb(b_count(s));
+    std::vector<char> sa(a_count(s)), sb(b_count(s));
+    for (size_t i = 0; wide && i < wa.size(); ++i) sa[i] = !arith::wide_operand(p.instr.a, g.A[i], p.instr.block, wa[i]);
+    for (size_t i = 0; wide && i < wb.size(); ++i) sb[i] = !arith::wide_operand(p.instr.b, g.B[i], p.instr.block, wb[i]);
+    const arith::WideOperand zero{0.0, 0, true};
+    for (size_t t = 0; t < s.batch; ++t)
+      for (size_t m = 0; m < s.M; ++m)
+        for (size_t n = 0; n < s.N; ++n) {
+          const size_t o = (t * s.M + m) * s.N + n, a0 = (t * s.M + m) * s.K, b0 = t * s.K * s.N + n;
+          uint32_t acc = g.C[o];
+          for (size_t st = 0, base = 0; st < steps; ++st, base += k) {
+            const int valid = static_cast<int>(std::min(k, s.K - base));
+            bool special = false;
+            for (int i = 0; i < valid; ++i) special = special || sa[a0 + base + i] || sb[b0 + (base + i) * s.N];
+            const auto load = [&](int i, const arith::WideOperand*& x, const arith::WideOperand*& y) {
+              x = i < valid ? &wa[a0 + base + i] : &zero;
+              y = i < valid ? &wb[b0 + (base + i) * s.N] : &zero;
+            };
+            const arith::FmtParams& fc = st > 0 ? p.instr.d : p.instr.c;
+            uint32_t d = 0;
+            if (wide && !special && arith::wide_step(p.instr, load, acc, fc, d)) {
+              ++wide_steps;
+            } else {
+              const arith::StridedLoad raw{g.A + a0 + base, 1, g.B + b0 + base * s.N, s.N, valid,
+                                           g.SA ? g.SA + (t * s.M + m) * S : nullptr,
+                                           g.SB ? g.SB + t * S * s.N + n : nullptr, s.N, base, S, p.instr.scale};
+              d = arith::emu_step(p, raw, acc, st > 0);
+              ++other_steps;
+            }
+            acc = d;
+            if (g.trace) g.trace[o * steps + st] = acc;
+          }
+          g.D[o] = acc;
+        }
+    return {name(), 0};
+  }
+  mutable size_t wide_steps = 0, other_steps = 0;
+};
+
+WideBlockRun& wide_block_run() {
+  static WideBlockRun run;
+  return run;
+}
+
+// The CPU runs of the kernels' arithmetic: the host backend, the double-precision block, and the cpu
+// backend under each instruction set this CPU runs.
 std::vector<const Backend*> kernel_runs() {
-  std::vector<const Backend*> runs = {&host_backend()};
+  std::vector<const Backend*> runs = {&host_backend(), &wide_block_run()};
   for (cpu::Isa isa : cpu::isas_built())
     if (cpu::cpu_runs(isa)) runs.push_back(pinned_cpu_backend(cpu::isa_name(isa)));
   return runs;
@@ -289,6 +381,7 @@ class CpuKernelsVsReference : public ::testing::TestWithParam<ref::Arch> {};
 TEST_P(CpuKernelsVsReference, EveryInstructionFamilyAndShapeBitForBit) {
   const ref::Arch arch = GetParam();
   size_t compared = 0, models = 0;
+  wide_block_run().wide_steps = wide_block_run().other_steps = 0;
   for (const ref::InstructionModel& m : ref::instructions_of(arch)) {
     // fp64 (an fma chain, two words per element, arith/fma_chain.hpp) is T3's and fma_chain_test's.
     if (ref::is_wide_n_variant(m.instr) || m.fma_chain) continue;
@@ -335,6 +428,11 @@ TEST_P(CpuKernelsVsReference, EveryInstructionFamilyAndShapeBitForBit) {
   }
   RecordProperty("outputs_compared", std::to_string(compared));
   EXPECT_GT(models, 0u);
+  // The double-precision block took most steps (the others: NaN, Inf, lowered and block-scaled ones).
+  const WideBlockRun& wide = wide_block_run();
+  std::printf("%s: wide_step took %zu steps, emu_step %zu\n", std::string(ref::arch_name(arch)).c_str(),
+              wide.wide_steps, wide.other_steps);
+  EXPECT_GT(wide.wide_steps, wide.other_steps);
   std::printf("%s: %zu instructions, %zu outputs (and their traces) bit for bit\n",
               std::string(ref::arch_name(arch)).c_str(), models, compared);
 }
