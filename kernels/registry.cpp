@@ -10,6 +10,9 @@ const std::vector<const Backend*>& backends() {
 #if defined(MMAEMU_KERNELS_HAVE_TC_NATIVE)
     l.push_back(&tc_backend());
 #endif
+#if defined(MMAEMU_KERNELS_HAVE_V5_WIDE)
+    l.push_back(&v5_backend());
+#endif
 #if defined(MMAEMU_KERNELS_HAVE_V4_TILED)
     l.push_back(&v4_backend());
 #endif

@@ -1,5 +1,5 @@
 // The backends the registry knows, one function each, defined in the backend's own source file.
-// backends() (backend.hpp) lists them fastest first: tc, v4, v1, cpu, host, reference. The GPU ones exist
+// backends() (backend.hpp) lists them fastest first: tc, v5, v4, v1, cpu, host, reference. The GPU ones exist
 // only in CUDA builds, and v4 / tc only once their sources are present (see CMakeLists.txt).
 #pragma once
 #include "kernels/backend.hpp"
@@ -14,6 +14,9 @@ const Backend& host_backend();       // host/host_backend.cpp
 const Backend& reference_backend();  // host/reference_backend.cpp
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
 const Backend& v1_backend();         // cuda/v1_plain.cu
+#endif
+#if defined(MMAEMU_KERNELS_HAVE_V5_WIDE)
+const Backend& v5_backend();         // cuda/v5_wide.cu
 #endif
 #if defined(MMAEMU_KERNELS_HAVE_V4_TILED)
 const Backend& v4_backend();         // cuda/v4_tiled.cu

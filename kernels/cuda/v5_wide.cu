@@ -1,0 +1,102 @@
+// Backend "v5": v4's tiles with the T-FDPA blocks as exact double sums on the fp64 pipe
+// (kernels/arith/wide_block.hpp, checked bit for bit against block() on the CPU by kernels_arith_test;
+// the kernel is v5_wide.cuh). Gated until its kernel has run on a GPU against the reference: it
+// declines unless MMAEMU_GPU_UNCHECKED=1, so that `auto` never picks code no GPU has checked.
+#include <algorithm>
+#include <climits>
+#include <cstdlib>
+#include <string>
+
+#include "kernels/arith/wide_block.hpp"
+#include "kernels/backend.hpp"
+#include "kernels/cuda/cuda_check.hpp"
+#include "kernels/cuda/cuda_device.hpp"
+#include "kernels/cuda/native_gemm_buffers.hpp"
+#include "kernels/cuda/v5_wide.cuh"
+#include "kernels/params_from_profile.hpp"
+#include "kernels/registry.hpp"
+
+namespace mmaemu::kernels {
+namespace {
+
+template <class Operand, class Acc>
+double run_wide(const GemmProblem& p, const arith::OpParams& params, size_t steps) {
+  NativeGemmBuffers<Operand, Acc> buf(p, steps);
+  const GemmShape& s = p.shape;
+  const GemmArgs<Operand, Acc> g = buf.args(p, steps);
+  const dim3 block(v5::kThreadsSide, v5::kThreadsSide);
+  const dim3 grid(static_cast<unsigned>((s.N + v5::kTile - 1) / v5::kTile),
+                  static_cast<unsigned>((s.M + v5::kTile - 1) / v5::kTile),
+                  static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));
+  EventTimer timer;
+  timer.start();
+  v5::wide_gemm<Operand, Acc><<<grid, block>>>(params, g);
+  cuda_check(cudaGetLastError(), "v5 wide_gemm launch");
+  const double ms = timer.stop_ms();
+  cuda_check_launch("v5 wide_gemm");
+  buf.finish(p, steps, "v5");
+  return ms;
+}
+
+template <class Operand>
+double run_for(const GemmProblem& p, const arith::OpParams& params, size_t steps, int acc_bits) {
+  return acc_bits == 16 ? run_wide<Operand, uint16_t>(p, params, steps) : run_wide<Operand, uint32_t>(p, params, steps);
+}
+
+class V5Backend final : public Backend {
+ public:
+  std::string name() const override { return "v5"; }
+  std::string description() const override {
+    return "CUDA cores' fp64 pipe: v4's tiles, each T-FDPA block an exact double sum of products truncated "
+           "by a rounded-toward-zero add (not yet checked on a GPU: MMAEMU_GPU_UNCHECKED=1 runs it)";
+  }
+
+  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
+                                      bool /*wants_trace*/) const override {
+    if (auto why = cuda_device_declines()) return why;
+    if (auto why = arith_declines(model)) return "v5: " + *why;
+    if (const char* why = arith::wide_declines(params_from_profile(model))) return std::string("v5: ") + why + " (v4 runs them)";
+    if (model.instr.c != model.instr.d)  // its accumulator tiles hold one format
+      return "v5: C (" + std::string(ref::format_name(model.instr.c)) + ") in another format than D (" +
+             std::string(ref::format_name(model.instr.d)) + ") is run by v1 and host";
+    if (model.instr.k > v5::kMaxStepK)
+      return "v5: instruction K = " + std::to_string(model.instr.k) + " is over its " + std::to_string(v5::kMaxStepK) +
+             "-element stage";
+    const size_t steps = ref::gemm_steps(model, shape.K);
+    if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
+        steps * model.instr.k > INT_MAX || (shape.M + v5::kTile - 1) / v5::kTile > 65535)
+      return std::string("v5: a dimension exceeds the kernel's grid");
+    const char* unchecked = std::getenv("MMAEMU_GPU_UNCHECKED");
+    if (!unchecked || std::string(unchecked) != "1")
+      return std::string("v5: its kernel has not yet run on a GPU against the reference (MMAEMU_GPU_UNCHECKED=1 runs it)");
+    return std::nullopt;
+  }
+
+  std::optional<std::string> declines_device_operands() const override {
+    return std::nullopt;  // NativeGemmBuffers narrows and widens them on the device
+  }
+
+  RunInfo run(const GemmProblem& p) const override {
+    const ref::InstructionModel& model = *p.model;
+    const arith::OpParams params = params_from_profile(model);
+    const size_t steps = ref::gemm_steps(model, p.shape.K);
+    RunInfo info{name(), 0};
+    if (c_count(p.shape) == 0) return info;
+    const int op_bits = 8 * ref::spec(model.instr.a).storage_bytes(), acc_bits = 8 * ref::spec(model.instr.d).storage_bytes();
+    switch (op_bits) {
+      case 8: info.kernel_ms = run_for<uint8_t>(p, params, steps, acc_bits); break;
+      case 16: info.kernel_ms = run_for<uint16_t>(p, params, steps, acc_bits); break;
+      default: info.kernel_ms = run_for<uint32_t>(p, params, steps, acc_bits); break;
+    }
+    return info;
+  }
+};
+
+}  // namespace
+
+const Backend& v5_backend() {
+  static const V5Backend backend;
+  return backend;
+}
+
+}  // namespace mmaemu::kernels

@@ -1,0 +1,198 @@
+// The "v5" kernel: v4's tiles with the T-FDPA blocks on the fp64 pipe (kernels/arith/wide_block.hpp).
+//
+// Where v4 spends most of its lane operations (about 180 per multiply-add on an H200: decoding, 64-bit
+// integer alignment, branches per term), a block here costs per product one exponent add and max
+// (pass 1) and one fp64 multiply, two fp64 adds and a sign copy (pass 2): operands are decoded once per
+// stage into doubles and exponents in shared memory, products of them are exact, and truncation to the
+// block's grid is an add rounded toward zero (wide_block.hpp says why that is exact).
+//
+// Block: 16 x 16 threads own a 64 x 64 tile of D (of one batch entry); thread (ty, tx) owns the 4 x 4
+// outputs (ty + 16 i, tx + 16 j), as in v4. K is staged one instruction step at a time (k <= 32
+// elements). An output whose step meets anything but the common case (a NaN or Inf anywhere in the
+// stage, a special or zero-only accumulator, no non-zero product, products so small that the profile's
+// zero-product exponent could lead the block) runs arith::emu_step on the raw bits from global memory
+// for that step instead, so the rules for those cases live in one place.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+
+#include "kernels/arith/emu_dot.hpp"
+#include "kernels/arith/op_params.hpp"
+#include "kernels/arith/wide_block.hpp"
+#include "kernels/cuda/gemm_args.hpp"
+
+namespace mmaemu::kernels::v5 {
+
+inline constexpr int kTile = 64;                    // outputs per block side
+inline constexpr int kThreadsSide = 16;             // 16 x 16 threads
+inline constexpr int kPer = kTile / kThreadsSide;   // 4 x 4 outputs per thread
+inline constexpr int kMaxStepK = 32;                // the largest instruction K staged whole
+inline constexpr int16_t kZeroExp = -16000;         // a zero operand's exponent: its products never lead
+inline constexpr int kNoProduct = -10000;           // a block's largest product exponent below this: none
+
+// A step's raw operands from global memory for arith::emu_step (the uncommon cases): A along a row,
+// B down a column, zero past K (the reference's padding).
+template <class Operand>
+struct GlobalLoad {
+  const Operand* a;
+  const Operand* b;
+  int ldb;
+  int valid;
+  __device__ void operator()(int i, uint32_t& x, uint32_t& y) const {
+    x = i < valid ? static_cast<uint32_t>(a[i]) : 0u;
+    y = i < valid ? static_cast<uint32_t>(b[static_cast<size_t>(i) * ldb]) : 0u;
+  }
+};
+
+// Decodes one operand into the stage's tiles; a NaN or Inf raises the stage's flag.
+__device__ __forceinline__ void stage_operand(const arith::FmtParams& f, uint32_t bits, const arith::BlockParams& bp,
+                                              double& value, int16_t& exp, int& special) {
+  arith::WideOperand w;
+  if (!arith::wide_operand(f, bits, bp, w)) {
+    special = 1;
+    w = {0.0, 0, true};
+  }
+  value = w.v;
+  exp = w.zero ? kZeroExp : static_cast<int16_t>(w.exp);
+}
+
+template <class Operand, class Acc>
+__global__ void __launch_bounds__(kThreadsSide* kThreadsSide) wide_gemm(arith::OpParams p, GemmArgs<Operand, Acc> g) {
+  // Rows of the A tiles are padded by one element so that the threads staging different rows hit
+  // different banks.
+  __shared__ double wA[kTile][kMaxStepK + 1];
+  __shared__ double wB[kMaxStepK][kTile];
+  __shared__ int16_t eA[kTile][kMaxStepK + 1];
+  __shared__ int16_t eB[kMaxStepK][kTile];
+  __shared__ int stage_special;
+  const arith::InstrParams& ip = p.instr;
+  const arith::BlockParams& bp = ip.block;
+  const int KI = ip.k, L = bp.L;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kThreadsSide + tx;
+  const int m0 = blockIdx.y * kTile, n0 = blockIdx.x * kTile;
+
+  for (int bt = blockIdx.z; bt < g.batch; bt += gridDim.z) {
+    const Operand* A = g.A + static_cast<size_t>(bt) * g.M * g.K;
+    const Operand* B = g.B + static_cast<size_t>(bt) * g.K * g.N;
+    const size_t mn0 = static_cast<size_t>(bt) * g.M * g.N;
+
+    uint32_t acc[kPer][kPer];
+    for (int i = 0; i < kPer; ++i)
+      for (int j = 0; j < kPer; ++j) {
+        const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
+        acc[i][j] = m < g.M && n < g.N ? static_cast<uint32_t>(g.C[mn0 + static_cast<size_t>(m) * g.N + n]) : 0u;
+      }
+
+    for (int s = 0; s < g.steps; ++s) {
+      const int k0 = s * KI;
+      __syncthreads();  // the previous stage is read
+      if (tid == 0) stage_special = 0;
+      __syncthreads();
+      int special = 0;
+      for (int e = tid; e < kTile * KI; e += kThreadsSide * kThreadsSide) {
+        const int r = e / KI, c = e % KI, m = m0 + r, kk = k0 + c;  // A: 64 x KI
+        const uint32_t a = m < g.M && kk < g.K ? static_cast<uint32_t>(A[static_cast<size_t>(m) * g.K + kk]) : 0u;
+        stage_operand(ip.a, a, bp, wA[r][c], eA[r][c], special);
+        const int k = e / kTile, n = n0 + e % kTile, kb = k0 + k;  // B: KI x 64, consecutive threads on consecutive n
+        const uint32_t b = n < g.N && kb < g.K ? static_cast<uint32_t>(B[static_cast<size_t>(kb) * g.N + n]) : 0u;
+        stage_operand(ip.b, b, bp, wB[k][e % kTile], eB[k][e % kTile], special);
+      }
+      if (special) stage_special = 1;
+      __syncthreads();  // every thread's part of the stage is decoded
+
+      uint32_t in[kPer][kPer];  // the step's addends, kept for the outputs that run emu_step
+      for (int i = 0; i < kPer; ++i)
+        for (int j = 0; j < kPer; ++j) in[i][j] = acc[i][j];
+      uint32_t rare = stage_special ? ~0u : 0u;  // bit i * kPer + j: that output runs emu_step
+      const arith::FmtParams* acc_fmt = s > 0 ? &ip.d : &ip.c;
+      for (int b0 = 0; b0 < KI && rare != ~0u; b0 += L) {
+        const int n_blk = arith::imin(L, KI - b0);
+        // Pass 1: the largest product exponent of each output's block.
+        int emax[kPer][kPer];
+        for (int i = 0; i < kPer; ++i)
+          for (int j = 0; j < kPer; ++j) emax[i][j] = 2 * kZeroExp;
+        for (int k = b0; k < b0 + n_blk; ++k) {
+          int ea[kPer], eb[kPer];
+          for (int i = 0; i < kPer; ++i) ea[i] = eA[ty + kThreadsSide * i][k];
+          for (int j = 0; j < kPer; ++j) eb[j] = eB[k][tx + kThreadsSide * j];
+          for (int i = 0; i < kPer; ++i)
+            for (int j = 0; j < kPer; ++j) emax[i][j] = max(emax[i][j], ea[i] + eb[j]);
+        }
+        // The addend, and the outputs this block cannot take; each one's grid 2^(emax - F) as the
+        // magnitude of the rounding constant 1.5 * 2^(emax - F + 52).
+        double grid_m[kPer][kPer], sum[kPer][kPer];
+        for (int i = 0; i < kPer; ++i)
+          for (int j = 0; j < kPer; ++j) {
+            const uint32_t bit = 1u << (i * kPer + j);
+            sum[i][j] = 0;
+            grid_m[i][j] = 0;
+            const arith::Value c = arith::decode(*acc_fmt, acc[i][j]);
+            const bool c_special = c.cls == arith::Cls::nan || c.cls == arith::Cls::inf;
+            if (emax[i][j] < kNoProduct || c_special) {
+              rare |= bit;
+              continue;
+            }
+            if (c.cls != arith::Cls::zero) {
+              emax[i][j] = max(emax[i][j], c.exp);
+              const double cv = static_cast<double>(c.sig) * arith::pow2(c.exp - acc_fmt->man_bits);
+              sum[i][j] = arith::truncated_term(c.neg ? -cv : cv, emax[i][j] - bp.F, bp);
+            }
+            // A zero product (or a zero addend) would lead the block only below the fixed exponent.
+            if (bp.has_zero_product_exp && emax[i][j] < bp.zero_product_exp) rare |= bit;
+            grid_m[i][j] = 1.5 * arith::pow2(emax[i][j] - bp.F + 52);
+          }
+        // Pass 2: the exact sums of the truncated products (a zero product adds 0).
+        for (int k = b0; k < b0 + n_blk; ++k) {
+          double va[kPer], vb[kPer];
+          for (int i = 0; i < kPer; ++i) va[i] = wA[ty + kThreadsSide * i][k];
+          for (int j = 0; j < kPer; ++j) vb[j] = wB[k][tx + kThreadsSide * j];
+          for (int i = 0; i < kPer; ++i)
+            for (int j = 0; j < kPer; ++j) {
+              const double prod = va[i] * vb[j];
+              if (bp.floor_truncation) {
+                sum[i][j] += __dadd_rz(prod, grid_m[i][j]) - grid_m[i][j];
+              } else {
+                const double ms = copysign(grid_m[i][j], prod);
+                sum[i][j] += __dadd_rz(prod, ms) - ms;
+              }
+            }
+        }
+        // The block's result, rounded once as block_result rounds it.
+        for (int i = 0; i < kPer; ++i)
+          for (int j = 0; j < kPer; ++j) {
+            if (rare & (1u << (i * kPer + j))) continue;
+            const int g_exp = emax[i][j] - bp.F;
+            const int64_t units = static_cast<int64_t>(sum[i][j] * arith::pow2(-g_exp));
+            const bool neg = units < 0;
+            const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(units) : static_cast<uint64_t>(units);
+            const uint32_t r = arith::round_to(bp.result, neg, mag, g_exp, bp.round_nearest, bp.rz_overflow_to_inf);
+            acc[i][j] = r == arith::zero_bits(bp.result, true) ? arith::zero_bits(bp.result, false) : r;
+          }
+        acc_fmt = &bp.result;
+      }
+      for (int i = 0; i < kPer; ++i)
+        for (int j = 0; j < kPer; ++j) {
+          const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
+          if (rare & (1u << (i * kPer + j))) {
+            if (m < g.M && n < g.N) {
+              const GlobalLoad<Operand> load{A + static_cast<size_t>(m) * g.K + k0, B + static_cast<size_t>(k0) * g.N + n,
+                                             g.N, arith::imin(KI, g.K - k0)};
+              acc[i][j] = arith::emu_step(p, load, in[i][j], s > 0);
+            }
+          } else {
+            acc[i][j] = arith::to_output(*acc_fmt, acc[i][j], ip.d);
+          }
+          if (g.trace && m < g.M && n < g.N)
+            g.trace[(mn0 + static_cast<size_t>(m) * g.N + n) * g.steps + s] = static_cast<Acc>(acc[i][j]);
+        }
+    }
+
+    for (int i = 0; i < kPer; ++i)
+      for (int j = 0; j < kPer; ++j) {
+        const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
+        if (m < g.M && n < g.N) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
+      }
+  }
+}
+
+}  // namespace mmaemu::kernels::v5
