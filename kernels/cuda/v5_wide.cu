@@ -19,18 +19,29 @@
 namespace mmaemu::kernels {
 namespace {
 
+// The tile for M: one output per thread where M holds few rows (decode shapes: the outputs are all
+// the parallelism there is, since each one's chain along K is sequential), else v4's 64 x 64.
+template <class Tile, class Operand, class Acc>
+void launch(const GemmShape& s, const arith::OpParams& params, const GemmArgs<Operand, Acc>& g) {
+  const dim3 block(Tile::kThreadsN, Tile::kThreadsM);
+  const dim3 grid(static_cast<unsigned>((s.N + Tile::kN - 1) / Tile::kN), static_cast<unsigned>((s.M + Tile::kM - 1) / Tile::kM),
+                  static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));
+  v5::wide_gemm<Tile, Operand, Acc><<<grid, block>>>(params, g);
+}
+
 template <class Operand, class Acc>
 double run_wide(const GemmProblem& p, const arith::OpParams& params, size_t steps) {
   NativeGemmBuffers<Operand, Acc> buf(p, steps);
   const GemmShape& s = p.shape;
   const GemmArgs<Operand, Acc> g = buf.args(p, steps);
-  const dim3 block(v5::kThreadsSide, v5::kThreadsSide);
-  const dim3 grid(static_cast<unsigned>((s.N + v5::kTile - 1) / v5::kTile),
-                  static_cast<unsigned>((s.M + v5::kTile - 1) / v5::kTile),
-                  static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));
   EventTimer timer;
   timer.start();
-  v5::wide_gemm<Operand, Acc><<<grid, block>>>(params, g);
+  if (s.M == 1)
+    launch<v5::OneRowTile>(s, params, g);
+  else if (s.M <= 32)
+    launch<v5::FewRowsTile>(s, params, g);
+  else
+    launch<v5::GemmTile>(s, params, g);
   cuda_check(cudaGetLastError(), "v5 wide_gemm launch");
   const double ms = timer.stop_ms();
   cuda_check_launch("v5 wide_gemm");
@@ -64,7 +75,7 @@ class V5Backend final : public Backend {
              "-element stage";
     const size_t steps = ref::gemm_steps(model, shape.K);
     if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
-        steps * model.instr.k > INT_MAX || (shape.M + v5::kTile - 1) / v5::kTile > 65535)
+        steps * model.instr.k > INT_MAX || (shape.M + v5::GemmTile::kM - 1) / v5::GemmTile::kM > 65535)
       return std::string("v5: a dimension exceeds the kernel's grid");
     const char* unchecked = std::getenv("MMAEMU_GPU_UNCHECKED");
     if (!unchecked || std::string(unchecked) != "1")

@@ -2,12 +2,13 @@
 //
 // Where v4 spends most of its lane operations (about 180 per multiply-add on an H200: decoding, 64-bit
 // integer alignment, branches per term), a block here costs per product one exponent add and max
-// (pass 1) and one fp64 multiply, two fp64 adds and a sign copy (pass 2): operands are decoded once per
-// stage into doubles and exponents in shared memory, products of them are exact, and truncation to the
-// block's grid is an add rounded toward zero (wide_block.hpp says why that is exact).
+// (pass 1) and one fp64 fma rounded toward zero, two fp64 adds and two integer operations for the
+// sign (pass 2): operands are decoded once per stage into doubles and exponents in shared memory,
+// products of them are exact, and truncation to the block's grid is an add rounded toward zero
+// (wide_block.hpp says why that is exact), here fused with the product.
 //
-// Block: 16 x 16 threads own a 64 x 64 tile of D (of one batch entry); thread (ty, tx) owns the 4 x 4
-// outputs (ty + 16 i, tx + 16 j), as in v4. K is staged one instruction step at a time (k <= 32
+// Block: a tile of D (of one batch entry), TileShape below: 64 x 64 at 4 x 4 outputs per thread as
+// in v4, or one output per thread for few rows. K is staged one instruction step at a time (k <= 32
 // elements). An output whose step meets anything but the common case (a NaN or Inf anywhere in the
 // stage, a special or zero-only accumulator, no non-zero product, products so small that the profile's
 // zero-product exponent could lead the block) runs arith::emu_step on the raw bits from global memory
@@ -23,9 +24,21 @@
 
 namespace mmaemu::kernels::v5 {
 
-inline constexpr int kTile = 64;                    // outputs per block side
-inline constexpr int kThreadsSide = 16;             // 16 x 16 threads
-inline constexpr int kPer = kTile / kThreadsSide;   // 4 x 4 outputs per thread
+// A block's tile of D: kM x kN outputs, kPerM x kPerN of them per thread, thread (ty, tx) owning rows
+// ty + kThreadsM * i and columns tx + kThreadsN * j (a warp's columns consecutive: B's reads are
+// consecutive words, A's broadcasts). The GEMM shapes take 64 x 64 at 4 x 4 per thread; decode shapes
+// (M of one to a few tokens; each output's chain along K is sequential, so outputs are the only
+// parallelism) take one output per thread over few rows, so that the grid still fills the GPU.
+template <int M_, int N_, int PerM, int PerN>
+struct TileShape {
+  static constexpr int kM = M_, kN = N_, kPerM = PerM, kPerN = PerN;
+  static constexpr int kThreadsM = kM / kPerM, kThreadsN = kN / kPerN, kThreads = kThreadsM * kThreadsN;
+  static_assert(kPerM * kPerN <= 32, "an output's uncommon-case flag is a bit of one word");
+};
+using GemmTile = TileShape<64, 64, 4, 4>;    // 256 threads
+using FewRowsTile = TileShape<8, 32, 1, 1>;  // 256 threads: a warp per row
+using OneRowTile = TileShape<1, 32, 1, 1>;   // one warp: the few outputs spread over every SM
+
 inline constexpr int kMaxStepK = 32;                // the largest instruction K staged whole
 inline constexpr int16_t kZeroExp = -16000;         // a zero operand's exponent: its products never lead
 inline constexpr int kNoProduct = -10000;           // a block's largest product exponent below this: none
@@ -56,30 +69,32 @@ __device__ __forceinline__ void stage_operand(const arith::FmtParams& f, uint32_
   exp = w.zero ? kZeroExp : static_cast<int16_t>(w.exp);
 }
 
-template <class Operand, class Acc>
-__global__ void __launch_bounds__(kThreadsSide* kThreadsSide) wide_gemm(arith::OpParams p, GemmArgs<Operand, Acc> g) {
+template <class Tile, class Operand, class Acc>
+__global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, GemmArgs<Operand, Acc> g) {
+  constexpr int kTileM = Tile::kM, kTileN = Tile::kN, kPerM = Tile::kPerM, kPerN = Tile::kPerN;
+  constexpr int kThreadsM = Tile::kThreadsM, kThreadsN = Tile::kThreadsN;
   // Rows of the A tiles are padded by one element so that the threads staging different rows hit
   // different banks.
-  __shared__ double wA[kTile][kMaxStepK + 1];
-  __shared__ double wB[kMaxStepK][kTile];
-  __shared__ int16_t eA[kTile][kMaxStepK + 1];
-  __shared__ int16_t eB[kMaxStepK][kTile];
+  __shared__ double wA[kTileM][kMaxStepK + 1];
+  __shared__ double wB[kMaxStepK][kTileN];
+  __shared__ int16_t eA[kTileM][kMaxStepK + 1];
+  __shared__ int16_t eB[kMaxStepK][kTileN];
   __shared__ int stage_special;
   const arith::InstrParams& ip = p.instr;
   const arith::BlockParams& bp = ip.block;
   const int KI = ip.k, L = bp.L;
-  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kThreadsSide + tx;
-  const int m0 = blockIdx.y * kTile, n0 = blockIdx.x * kTile;
+  const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kThreadsN + tx;
+  const int m0 = blockIdx.y * kTileM, n0 = blockIdx.x * kTileN;
 
   for (int bt = blockIdx.z; bt < g.batch; bt += gridDim.z) {
     const Operand* A = g.A + static_cast<size_t>(bt) * g.M * g.K;
     const Operand* B = g.B + static_cast<size_t>(bt) * g.K * g.N;
     const size_t mn0 = static_cast<size_t>(bt) * g.M * g.N;
 
-    uint32_t acc[kPer][kPer];
-    for (int i = 0; i < kPer; ++i)
-      for (int j = 0; j < kPer; ++j) {
-        const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
+    uint32_t acc[kPerM][kPerN];
+    for (int i = 0; i < kPerM; ++i)
+      for (int j = 0; j < kPerN; ++j) {
+        const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
         acc[i][j] = m < g.M && n < g.N ? static_cast<uint32_t>(g.C[mn0 + static_cast<size_t>(m) * g.N + n]) : 0u;
       }
 
@@ -89,43 +104,47 @@ __global__ void __launch_bounds__(kThreadsSide* kThreadsSide) wide_gemm(arith::O
       if (tid == 0) stage_special = 0;
       __syncthreads();
       int special = 0;
-      for (int e = tid; e < kTile * KI; e += kThreadsSide * kThreadsSide) {
-        const int r = e / KI, c = e % KI, m = m0 + r, kk = k0 + c;  // A: 64 x KI
+      for (int e = tid; e < kTileM * KI; e += Tile::kThreads) {
+        const int r = e / KI, c = e % KI, m = m0 + r, kk = k0 + c;  // A: kTileM x KI
         const uint32_t a = m < g.M && kk < g.K ? static_cast<uint32_t>(A[static_cast<size_t>(m) * g.K + kk]) : 0u;
         stage_operand(ip.a, a, bp, wA[r][c], eA[r][c], special);
-        const int k = e / kTile, n = n0 + e % kTile, kb = k0 + k;  // B: KI x 64, consecutive threads on consecutive n
+      }
+      for (int e = tid; e < KI * kTileN; e += Tile::kThreads) {
+        const int k = e / kTileN, c = e % kTileN, n = n0 + c, kb = k0 + k;  // B: KI x kTileN, consecutive threads on consecutive n
         const uint32_t b = n < g.N && kb < g.K ? static_cast<uint32_t>(B[static_cast<size_t>(kb) * g.N + n]) : 0u;
-        stage_operand(ip.b, b, bp, wB[k][e % kTile], eB[k][e % kTile], special);
+        stage_operand(ip.b, b, bp, wB[k][c], eB[k][c], special);
       }
       if (special) stage_special = 1;
       __syncthreads();  // every thread's part of the stage is decoded
 
-      uint32_t in[kPer][kPer];  // the step's addends, kept for the outputs that run emu_step
-      for (int i = 0; i < kPer; ++i)
-        for (int j = 0; j < kPer; ++j) in[i][j] = acc[i][j];
-      uint32_t rare = stage_special ? ~0u : 0u;  // bit i * kPer + j: that output runs emu_step
+      uint32_t in[kPerM][kPerN];  // the step's addends, kept for the outputs that run emu_step
+      for (int i = 0; i < kPerM; ++i)
+        for (int j = 0; j < kPerN; ++j) in[i][j] = acc[i][j];
+      constexpr uint32_t kAllRare = kPerM * kPerN == 32 ? ~0u : (1u << (kPerM * kPerN)) - 1u;
+      uint32_t rare = stage_special ? kAllRare : 0u;  // bit i * kPerN + j: that output runs emu_step
       const arith::FmtParams* acc_fmt = s > 0 ? &ip.d : &ip.c;
-      for (int b0 = 0; b0 < KI && rare != ~0u; b0 += L) {
+      for (int b0 = 0; b0 < KI && rare != kAllRare; b0 += L) {
         const int n_blk = arith::imin(L, KI - b0);
         // Pass 1: the largest product exponent of each output's block.
-        int emax[kPer][kPer];
-        for (int i = 0; i < kPer; ++i)
-          for (int j = 0; j < kPer; ++j) emax[i][j] = 2 * kZeroExp;
+        int emax[kPerM][kPerN];
+        for (int i = 0; i < kPerM; ++i)
+          for (int j = 0; j < kPerN; ++j) emax[i][j] = 2 * kZeroExp;
         for (int k = b0; k < b0 + n_blk; ++k) {
-          int ea[kPer], eb[kPer];
-          for (int i = 0; i < kPer; ++i) ea[i] = eA[ty + kThreadsSide * i][k];
-          for (int j = 0; j < kPer; ++j) eb[j] = eB[k][tx + kThreadsSide * j];
-          for (int i = 0; i < kPer; ++i)
-            for (int j = 0; j < kPer; ++j) emax[i][j] = max(emax[i][j], ea[i] + eb[j]);
+          int ea[kPerM], eb[kPerN];
+          for (int i = 0; i < kPerM; ++i) ea[i] = eA[ty + kThreadsM * i][k];
+          for (int j = 0; j < kPerN; ++j) eb[j] = eB[k][tx + kThreadsN * j];
+          for (int i = 0; i < kPerM; ++i)
+            for (int j = 0; j < kPerN; ++j) emax[i][j] = max(emax[i][j], ea[i] + eb[j]);
         }
-        // The addend, and the outputs this block cannot take; each one's grid 2^(emax - F) as the
-        // magnitude of the rounding constant 1.5 * 2^(emax - F + 52).
-        double grid_m[kPer][kPer], sum[kPer][kPer];
-        for (int i = 0; i < kPer; ++i)
-          for (int j = 0; j < kPer; ++j) {
-            const uint32_t bit = 1u << (i * kPer + j);
+        // The addend, and the outputs this block cannot take. Each output's grid 2^(emax - F) is held as
+        // the high word of the rounding constant m = 1.5 * 2^(emax - F + 52) (its low word is 0).
+        int m_hi[kPerM][kPerN];
+        double sum[kPerM][kPerN];
+        for (int i = 0; i < kPerM; ++i)
+          for (int j = 0; j < kPerN; ++j) {
+            const uint32_t bit = 1u << (i * kPerN + j);
             sum[i][j] = 0;
-            grid_m[i][j] = 0;
+            m_hi[i][j] = 0;
             const arith::Value c = arith::decode(*acc_fmt, acc[i][j]);
             const bool c_special = c.cls == arith::Cls::nan || c.cls == arith::Cls::inf;
             if (emax[i][j] < kNoProduct || c_special) {
@@ -139,28 +158,28 @@ __global__ void __launch_bounds__(kThreadsSide* kThreadsSide) wide_gemm(arith::O
             }
             // A zero product (or a zero addend) would lead the block only below the fixed exponent.
             if (bp.has_zero_product_exp && emax[i][j] < bp.zero_product_exp) rare |= bit;
-            grid_m[i][j] = 1.5 * arith::pow2(emax[i][j] - bp.F + 52);
+            m_hi[i][j] = ((emax[i][j] - bp.F + 52 + 1023) << 20) | (1 << 19);
           }
-        // Pass 2: the exact sums of the truncated products (a zero product adds 0).
+        // Pass 2: the exact sums of the truncated products. truncated_term's add, fused with the product
+        // (exact, so rounding the fused sum toward zero is rounding p + ms): toward zero, ms takes the
+        // product's sign (the operands' signs, known before the product); toward -inf, ms = +m. A zero
+        // product adds 0.
+        const int sign_mask = bp.floor_truncation ? 0 : static_cast<int>(0x80000000u);
         for (int k = b0; k < b0 + n_blk; ++k) {
-          double va[kPer], vb[kPer];
-          for (int i = 0; i < kPer; ++i) va[i] = wA[ty + kThreadsSide * i][k];
-          for (int j = 0; j < kPer; ++j) vb[j] = wB[k][tx + kThreadsSide * j];
-          for (int i = 0; i < kPer; ++i)
-            for (int j = 0; j < kPer; ++j) {
-              const double prod = va[i] * vb[j];
-              if (bp.floor_truncation) {
-                sum[i][j] += __dadd_rz(prod, grid_m[i][j]) - grid_m[i][j];
-              } else {
-                const double ms = copysign(grid_m[i][j], prod);
-                sum[i][j] += __dadd_rz(prod, ms) - ms;
-              }
+          double va[kPerM], vb[kPerN];
+          for (int i = 0; i < kPerM; ++i) va[i] = wA[ty + kThreadsM * i][k];
+          for (int j = 0; j < kPerN; ++j) vb[j] = wB[k][tx + kThreadsN * j];
+          for (int i = 0; i < kPerM; ++i)
+            for (int j = 0; j < kPerN; ++j) {
+              const int sign = (__double2hiint(va[i]) ^ __double2hiint(vb[j])) & sign_mask;
+              const double ms = __hiloint2double(sign | m_hi[i][j], 0);
+              sum[i][j] += __fma_rz(va[i], vb[j], ms) - ms;
             }
         }
         // The block's result, rounded once as block_result rounds it.
-        for (int i = 0; i < kPer; ++i)
-          for (int j = 0; j < kPer; ++j) {
-            if (rare & (1u << (i * kPer + j))) continue;
+        for (int i = 0; i < kPerM; ++i)
+          for (int j = 0; j < kPerN; ++j) {
+            if (rare & (1u << (i * kPerN + j))) continue;
             const int g_exp = emax[i][j] - bp.F;
             const int64_t units = static_cast<int64_t>(sum[i][j] * arith::pow2(-g_exp));
             const bool neg = units < 0;
@@ -170,10 +189,10 @@ __global__ void __launch_bounds__(kThreadsSide* kThreadsSide) wide_gemm(arith::O
           }
         acc_fmt = &bp.result;
       }
-      for (int i = 0; i < kPer; ++i)
-        for (int j = 0; j < kPer; ++j) {
-          const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
-          if (rare & (1u << (i * kPer + j))) {
+      for (int i = 0; i < kPerM; ++i)
+        for (int j = 0; j < kPerN; ++j) {
+          const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
+          if (rare & (1u << (i * kPerN + j))) {
             if (m < g.M && n < g.N) {
               const GlobalLoad<Operand> load{A + static_cast<size_t>(m) * g.K + k0, B + static_cast<size_t>(k0) * g.N + n,
                                              g.N, arith::imin(KI, g.K - k0)};
@@ -187,9 +206,9 @@ __global__ void __launch_bounds__(kThreadsSide* kThreadsSide) wide_gemm(arith::O
         }
     }
 
-    for (int i = 0; i < kPer; ++i)
-      for (int j = 0; j < kPer; ++j) {
-        const int m = m0 + ty + kThreadsSide * i, n = n0 + tx + kThreadsSide * j;
+    for (int i = 0; i < kPerM; ++i)
+      for (int j = 0; j < kPerN; ++j) {
+        const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
         if (m < g.M && n < g.N) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
       }
   }
