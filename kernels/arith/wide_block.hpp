@@ -98,6 +98,42 @@ MMAEMU_HD double truncated_term(double v, int g_exp, const BlockParams& bp) {
   return add_toward_zero(v, ms) - ms;
 }
 
+// The double nearest below in magnitude (toward zero) as a float: an instruction on the device; on the
+// host the nearest float, stepped back one place where it rounded away from zero.
+MMAEMU_HD float to_float_toward_zero(double x) {
+#if defined(__CUDA_ARCH__)
+  return __double2float_rz(x);
+#else
+  const float f = static_cast<float>(x);
+  return std::fabs(static_cast<double>(f)) > std::fabs(x) ? std::nextafterf(f, 0.0f) : f;
+#endif
+}
+
+// A block's result from the exact sum of its terms (not all of them zero) and its alignment exponent:
+// block_result's rounding. Blocks that round toward zero to fp32 or e8m13 (Hopper's 16-bit, tf32 and
+// FP8 blocks) convert the sum directly: one rounding toward zero to fp32 is block_result's for fp32,
+// and e8m13 (fp32's range, 13 fraction bits) is that truncated further, normal and subnormal alike,
+// short of fp32's overflow (|sum| >= 2^128), which block_result turns into Inf or the largest value as
+// the profile says. Every other block takes block_result on the sum in units of its grid.
+MMAEMU_HD uint32_t wide_result(const BlockParams& bp, int emax, double sum) {
+  const bool fp32_range = bp.result.id == Fmt::fp32 || bp.result.id == Fmt::e8m13;
+  if (fp32_range && !bp.round_nearest && (sum < 0 ? -sum : sum) < pow2(128)) {
+    const float f = to_float_toward_zero(sum);
+    uint32_t r;
+#if defined(__CUDA_ARCH__)
+    r = __float_as_uint(f);
+#else
+    std::memcpy(&r, &f, sizeof r);
+#endif
+    r &= ~low_mask(bp.result.man_shift);  // e8m13: its 13 fraction bits of fp32's 23
+    return r == zero_bits(bp.result, true) ? zero_bits(bp.result, false) : r;  // a sum that rounds to 0: +0
+  }
+  BlockScan scan{bp};
+  scan.emax = emax;
+  scan.all_zero = false;
+  return block_result(scan, static_cast<int64_t>(sum * pow2(bp.F - emax)));
+}
+
 // One block over the loader's elements [start, start + n): load(i) gives the i-th pair of decoded
 // operands (a WideOperand pointer each). False when the addend is NaN or Inf (out untouched).
 template <class WideLoad>
@@ -132,7 +168,7 @@ MMAEMU_HD bool wide_block(const BlockParams& bp, const WideLoad& load, int start
     const double cv = static_cast<double>(c.sig) * pow2(c.exp - fc.man_bits);
     sum += truncated_term(c.neg ? -cv : cv, g_exp, bp);
   }
-  out = block_result(scan, static_cast<int64_t>(sum * pow2(-g_exp)));
+  out = wide_result(bp, scan.emax, sum);
   return true;
 }
 

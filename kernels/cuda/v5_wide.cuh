@@ -176,17 +176,10 @@ __global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, G
               sum[i][j] += __fma_rz(va[i], vb[j], ms) - ms;
             }
         }
-        // The block's result, rounded once as block_result rounds it.
+        // The block's result, rounded once (wide_result: the decision shared with the CPU's check).
         for (int i = 0; i < kPerM; ++i)
-          for (int j = 0; j < kPerN; ++j) {
-            if (rare & (1u << (i * kPerN + j))) continue;
-            const int g_exp = emax[i][j] - bp.F;
-            const int64_t units = static_cast<int64_t>(sum[i][j] * arith::pow2(-g_exp));
-            const bool neg = units < 0;
-            const uint64_t mag = neg ? uint64_t{0} - static_cast<uint64_t>(units) : static_cast<uint64_t>(units);
-            const uint32_t r = arith::round_to(bp.result, neg, mag, g_exp, bp.round_nearest, bp.rz_overflow_to_inf);
-            acc[i][j] = r == arith::zero_bits(bp.result, true) ? arith::zero_bits(bp.result, false) : r;
-          }
+          for (int j = 0; j < kPerN; ++j)
+            if (!(rare & (1u << (i * kPerN + j)))) acc[i][j] = arith::wide_result(bp, emax[i][j], sum[i][j]);
         acc_fmt = &bp.result;
       }
       for (int i = 0; i < kPerM; ++i)
