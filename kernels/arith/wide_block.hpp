@@ -26,6 +26,7 @@
 #endif
 
 #include "kernels/arith/emu_dot.hpp"
+#include "kernels/arith/fma_chain.hpp"  // f64_from_bits
 
 namespace mmaemu::kernels::arith {
 
@@ -37,18 +38,8 @@ struct WideOperand {
   bool zero;
 };
 
-MMAEMU_HD double bits_to_double(uint64_t bits) {
-#if defined(__CUDA_ARCH__)
-  return __longlong_as_double(static_cast<long long>(bits));
-#else
-  double d;
-  std::memcpy(&d, &bits, sizeof d);
-  return d;
-#endif
-}
-
 // 2^e for a normal double exponent (-1022 <= e <= 1023).
-MMAEMU_HD double pow2(int e) { return bits_to_double(static_cast<uint64_t>(e + 1023) << 52); }
+MMAEMU_HD double pow2(int e) { return f64_from_bits(static_cast<uint64_t>(e + 1023) << 52); }
 
 // x + y rounded toward zero. The device has it as an instruction; the host computes the nearest sum
 // and its exact error (TwoSum) and steps back one place where the nearest overshot.
