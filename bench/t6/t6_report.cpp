@@ -356,6 +356,64 @@ std::string t6_verdict_table(const T6Result& r) {
   return s.str();
 }
 
+// The GPU targets beside what this run measured; empty when neither the gemm nor the library section
+// measured a GPU row. A target whose rows were not run (a shape left out, a backend declined) says so.
+std::string gpu_targets_markdown(const T6Result& r) {
+  std::ostringstream t;
+  size_t rows = 0;
+  auto row = [&](const std::string& what, const std::string& measured, std::optional<bool> reached) {
+    t << "| " << what << " | " << measured << " | " << (!reached ? "not measured" : *reached ? "reached" : "not reached")
+      << " |\n";
+    ++rows;
+  };
+  const bool gemm_ran = r.gemm && r.gemm->skipped.empty();
+  auto point = [&](const std::string& backend, const char* format, const char* shape) -> const GemmPoint* {
+    if (!gemm_ran) return nullptr;
+    for (const GemmPoint& p : r.gemm->points)
+      if (p.backend == backend && p.format == format && p.shape == shape) return &p;
+    return nullptr;
+  };
+  if (gemm_ran) {
+    for (const char* shape : kTcTargetShapes)
+      for (const char* format : kTcTargetFormats) {
+        const GemmPoint* p = point("tc", format, shape);
+        const std::string what = std::string("tc / cuBLASLt, ") + format + " " + shape + " (>= " +
+                                 num("%.0f%%", 100 * kTcTargetRatio) + ")";
+        if (p && p->tmacs && p->ratio)
+          row(what, num("%.1f%%", 100 * *p->ratio) + " (" + num("%.1f", p->tmacs->median) + " TMAC/s)",
+              *p->ratio >= kTcTargetRatio);
+        else
+          row(what, p ? p->status + (p->reason.empty() ? "" : ": " + p->reason) : "not run", std::nullopt);
+      }
+    for (const CudaCoreTarget& target : kCudaCoreTargets)
+      for (const char* format : kCudaCoreFormats) {
+        const GemmPoint* best = nullptr;
+        for (const char* backend : kCudaCoreBackends)
+          if (const GemmPoint* p = point(backend, format, target.shape); p && p->tmacs && (!best || p->tmacs->median > best->tmacs->median))
+            best = p;
+        const std::string what = std::string("best CUDA-core emulator, ") + format + " " + target.shape + " (>= " +
+                                 num("%.1f", target.tmacs) + " TMAC/s)";
+        if (best)
+          row(what, best->backend + " " + num("%.3f", best->tmacs->median) + " TMAC/s", best->tmacs->median >= target.tmacs);
+        else
+          row(what, "no CUDA-core backend measured", std::nullopt);
+      }
+  }
+  if (r.library)
+    for (const bench::LibraryRow& l : *r.library)
+      if (l.engine == "cuda" && l.shape == kLibraryGpuTargetShape) {
+        const std::string what = "library model on the GPU / cuBLASLt, " + l.format + " " + l.shape + " split-K " +
+                                 std::to_string(l.split_k) + " (>= " + num("%.0f%%", 100 * kLibraryGpuTargetRatio) + ")";
+        if (l.vs_native && l.gmacs)
+          row(what, num("%.1f%%", 100 * *l.vs_native) + " (" + num("%.1f", l.gmacs->median) + " GMAC/s)",
+              *l.vs_native >= kLibraryGpuTargetRatio);
+        else
+          row(what, l.status + (l.reason.empty() ? "" : ": " + l.reason), std::nullopt);
+      }
+  if (rows == 0) return "";
+  return "## GPU targets (measured, not asserted)\n\n| target | measured | verdict |\n|---|---|---|\n" + t.str();
+}
+
 std::string t6_report_markdown(const T6Result& r) {
   std::ostringstream md;
   md << "# " << r.tier << ": throughput\n\n"
@@ -366,6 +424,7 @@ std::string t6_report_markdown(const T6Result& r) {
   if (r.provenance.state != RunState::complete)  // a reader must not take a partial run for a whole one
     md << "**" << (r.provenance.state == RunState::interrupted ? "Interrupted" : "Still running")
        << ": the sections below are those that finished, of " << r.provenance.planned << "**\n\n";
+  if (const std::string targets = gpu_targets_markdown(r); !targets.empty()) md << targets << "\n";
   if (r.reference) md << reference_markdown(*r.reference) << "\n";
   if (r.mmasim) md << mmasim_markdown(*r.mmasim) << "\n";
   if (r.library) md << library_markdown(*r.library) << "\n";

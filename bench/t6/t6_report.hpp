@@ -23,9 +23,28 @@ inline constexpr const char* kCpuTargetKey = "dot/sm90/fp16/cpu/t1";
 inline constexpr double kMmasimTargetRatio = 20;
 inline constexpr const char* kMmasimTargetKey = "mmasim/sm90/mma.m16n8k16.f32.f16.f16.f32/cpu/t1";
 
+// The GPU targets of the speed issue, measured and shown, never asserted (the report's "GPU targets"
+// table): tc at these shapes and formats against cuBLASLt, the best CUDA-core emulator (v1, v4, v5)
+// on 16-bit formats at a large and a decode shape, and the library model's cuda engine against
+// cuBLASLt. Shapes as bench::shape_name writes them.
+inline constexpr double kTcTargetRatio = 0.5;
+inline constexpr const char* kTcTargetShapes[] = {"4096x4096x4096", "8192x8192x8192"};
+inline constexpr const char* kTcTargetFormats[] = {"fp16", "bf16", "tf32", "e4m3"};
+inline constexpr const char* kCudaCoreBackends[] = {"v5", "v4", "v1"};
+inline constexpr const char* kCudaCoreFormats[] = {"fp16", "bf16"};
+struct CudaCoreTarget {
+  const char* shape;
+  double tmacs;
+};
+inline constexpr CudaCoreTarget kCudaCoreTargets[] = {{"4096x4096x4096", 2.0}, {"16x4096x4096", 0.5}};
+inline constexpr double kLibraryGpuTargetRatio = 0.25;
+inline constexpr const char* kLibraryGpuTargetShape = "4096x4096x4096";
+
 nlohmann::json t6_report_json(const T6Result& r);
 std::string t6_report_markdown(const T6Result& r);
 std::string t6_verdict_table(const T6Result& r);
+// The GPU targets above beside what the run measured (a Markdown table); empty without GPU rows.
+std::string gpu_targets_markdown(const T6Result& r);
 
 // One panel per format: a line per backend over the square shapes, markers for the other shapes,
 // cuBLASLt dashed.

@@ -4,13 +4,13 @@
 // v4_params.cuh for the profiles compiled with constant parameters and v4_decoded.cuh for their path
 // over operands decoded once per tile.
 #include <algorithm>
-#include <climits>
 #include <string>
 
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
+#include "kernels/cuda/tile_declines.hpp"
 #include "kernels/cuda/v4_gemm.cuh"
 #include "kernels/cuda/v4_params.cuh"
 #include "kernels/params_from_profile.hpp"
@@ -71,18 +71,10 @@ class V4Backend final : public Backend {
 
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
                                       bool /*wants_trace*/) const override {
-    if (auto why = cuda_device_declines()) return why;
-    if (auto why = arith_declines(model)) return "v4: " + *why;
-    if (model.instr.c != model.instr.d)  // its accumulator tiles hold one format
-      return "v4: C (" + std::string(ref::format_name(model.instr.c)) + ") in another format than D (" +
-             std::string(ref::format_name(model.instr.d)) + ") is run by v1 and host";
+    if (auto why = tiled_kernel_declines(name(), model, shape, v4::kTile)) return why;
     if (v4::kStageK % model.instr.k != 0)
       return "v4: instruction K = " + std::to_string(model.instr.k) + " does not divide its " +
              std::to_string(v4::kStageK) + "-element K stage";
-    const size_t steps = ref::gemm_steps(model, shape.K);
-    if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
-        steps * model.instr.k > INT_MAX || (shape.M + v4::kTile - 1) / v4::kTile > 65535)
-      return std::string("v4: a dimension exceeds the kernel's grid");
     return std::nullopt;
   }
 

@@ -1,10 +1,7 @@
 // Backend "v5": v4's tiles with the T-FDPA blocks as exact double sums on the fp64 pipe
 // (kernels/arith/wide_block.hpp, checked bit for bit against block() on the CPU by kernels_arith_test;
-// the kernel is v5_wide.cuh). Gated until its kernel has run on a GPU against the reference: it
-// declines unless MMAEMU_GPU_UNCHECKED=1, so that `auto` never picks code no GPU has checked.
+// the kernel is v5_wide.cuh, checked on the GPU by kernels_v4_tc_gpu_test and T3's GPU suites).
 #include <algorithm>
-#include <climits>
-#include <cstdlib>
 #include <string>
 
 #include "kernels/arith/wide_block.hpp"
@@ -12,6 +9,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
+#include "kernels/cuda/tile_declines.hpp"
 #include "kernels/cuda/v5_wide.cuh"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
@@ -59,27 +57,16 @@ class V5Backend final : public Backend {
   std::string name() const override { return "v5"; }
   std::string description() const override {
     return "CUDA cores' fp64 pipe: v4's tiles, each T-FDPA block an exact double sum of products truncated "
-           "by a rounded-toward-zero add (not yet checked on a GPU: MMAEMU_GPU_UNCHECKED=1 runs it)";
+           "by a rounded-toward-zero add (Hopper 16-bit, tf32, FP8 and the other blocks that fit 53 bits)";
   }
 
   std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
                                       bool /*wants_trace*/) const override {
-    if (auto why = cuda_device_declines()) return why;
-    if (auto why = arith_declines(model)) return "v5: " + *why;
+    if (auto why = tiled_kernel_declines(name(), model, shape, v5::GemmTile::kM)) return why;
     if (const char* why = arith::wide_declines(params_from_profile(model))) return std::string("v5: ") + why + " (v4 runs them)";
-    if (model.instr.c != model.instr.d)  // its accumulator tiles hold one format
-      return "v5: C (" + std::string(ref::format_name(model.instr.c)) + ") in another format than D (" +
-             std::string(ref::format_name(model.instr.d)) + ") is run by v1 and host";
     if (model.instr.k > v5::kMaxStepK)
       return "v5: instruction K = " + std::to_string(model.instr.k) + " is over its " + std::to_string(v5::kMaxStepK) +
              "-element stage";
-    const size_t steps = ref::gemm_steps(model, shape.K);
-    if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
-        steps * model.instr.k > INT_MAX || (shape.M + v5::GemmTile::kM - 1) / v5::GemmTile::kM > 65535)
-      return std::string("v5: a dimension exceeds the kernel's grid");
-    const char* unchecked = std::getenv("MMAEMU_GPU_UNCHECKED");
-    if (!unchecked || std::string(unchecked) != "1")
-      return std::string("v5: its kernel has not yet run on a GPU against the reference (MMAEMU_GPU_UNCHECKED=1 runs it)");
     return std::nullopt;
   }
 

@@ -129,6 +129,7 @@ __global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, G
         int emax[kPerM][kPerN];
         for (int i = 0; i < kPerM; ++i)
           for (int j = 0; j < kPerN; ++j) emax[i][j] = 2 * kZeroExp;
+#pragma unroll 4
         for (int k = b0; k < b0 + n_blk; ++k) {
           int ea[kPerM], eb[kPerN];
           for (int i = 0; i < kPerM; ++i) ea[i] = eA[ty + kThreadsM * i][k];
@@ -165,6 +166,7 @@ __global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, G
         // product's sign (the operands' signs, known before the product); toward -inf, ms = +m. A zero
         // product adds 0.
         const int sign_mask = bp.floor_truncation ? 0 : static_cast<int>(0x80000000u);
+#pragma unroll 4
         for (int k = b0; k < b0 + n_blk; ++k) {
           double va[kPerM], vb[kPerN];
           for (int i = 0; i < kPerM; ++i) va[i] = wA[ty + kThreadsM * i][k];

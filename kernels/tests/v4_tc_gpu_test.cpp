@@ -161,14 +161,6 @@ std::string unexpected_decline(const Backend& backend, const ref::InstructionMod
   return wide_wgmma && why.find("a trace comes only from the N = 8 kernel") != std::string::npos ? "" : what;
 }
 
-// v5 runs only with MMAEMU_GPU_UNCHECKED=1 until its kernel has been checked on a GPU: its tests skip
-// with the reason otherwise.
-#define SKIP_GATED(backend)                                                                               \
-  do {                                                                                                    \
-    const auto gate = (backend).declines(ref::lookup(ref::Arch::sm90, "mma.m16n8k16.f32.f16.f16.f32"),    \
-                                         GemmShape{1, 16, 8, 16}, false);                                 \
-    if (gate && gate->find("MMAEMU_GPU_UNCHECKED") != std::string::npos) GTEST_SKIP() << *gate;           \
-  } while (0)
 
 // ---- every profile x instruction x family, small GEMMs with edges and a trace -----------------------
 class V4TcEveryInstruction : public ::testing::TestWithParam<std::string> {};
@@ -176,7 +168,6 @@ class V4TcEveryInstruction : public ::testing::TestWithParam<std::string> {};
 TEST_P(V4TcEveryInstruction, MatchesTheReferenceBitForBit) {
   SKIP_WITHOUT_GPU();
   const Backend& backend = backend_named(GetParam());
-  SKIP_GATED(backend);
   size_t outputs = 0, ran = 0, declined_count = 0;
   std::vector<std::string> mismatched;  // instructions with a mismatch (the first one of each is reported)
   for (const ref::InstructionModel* m : instructions()) {
@@ -219,17 +210,23 @@ class V4TcShapes : public ::testing::TestWithParam<std::string> {};
 TEST_P(V4TcShapes, EdgesAndBatchesMatchTheReference) {
   SKIP_WITHOUT_GPU();
   const Backend& backend = backend_named(GetParam());
-  SKIP_GATED(backend);
   if (backend.name() == "tc" && cuda_device_sm() != 90)
     GTEST_SKIP() << "tc runs only the GPU's own target; these shapes are sm90's and this GPU is sm_" << cuda_device_sm();
   const std::vector<GemmShape> shapes = {{1, 1, 1, 1},    {1, 1, 1, 0},     {3, 5, 3, 7},   {1, 64, 64, 64},
                                          {1, 65, 63, 33}, {1, 128, 1, 100}, {1, 1, 200, 17}, {4, 33, 70, 49},
                                          {1, 130, 129, 257}};
   size_t cases = 0;
+  size_t declined_instructions = 0;
   for (const char* instr : {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f16.f16.f16.f16",
                             "mma.m16n8k8.f32.tf32.tf32.f32", "mma.m16n8k32.f32.e4m3.e5m2.f32",
                             "wgmma.m64n8k16.f32.f16.f16", "wgmma.m64n8k32.f16.e5m2.e5m2"}) {
     const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, instr);
+    // An instruction the backend leaves to another one by design (v5: mma.sync FP8, lowered on Hopper)
+    // is passed over; any other decline fails below.
+    if (const auto why = backend.declines(m, GemmShape{1, 1, 1, 1}, false); why && unexpected_decline(backend, m, *why).empty()) {
+      ++declined_instructions;
+      continue;
+    }
     for (const GemmShape& s : shapes)
       for (gen::Family f : {gen::Family::realistic, gen::Family::random_bits, gen::Family::carry_chain}) {
         std::string why;
@@ -241,7 +238,9 @@ TEST_P(V4TcShapes, EdgesAndBatchesMatchTheReference) {
         ++cases;
       }
   }
-  std::printf("[ %s ] %zu cases equal to the reference\n", backend.name().c_str(), cases);
+  std::printf("[ %s ] %zu cases equal to the reference; %zu instructions left to other backends\n", backend.name().c_str(),
+              cases, declined_instructions);
+  EXPECT_GE(cases, 4u * shapes.size() * 3) << backend.name() << " ran fewer than four of the six instructions";
 }
 
 INSTANTIATE_TEST_SUITE_P(Backends, V4TcShapes, ::testing::Values("v4", "v5", "tc"),

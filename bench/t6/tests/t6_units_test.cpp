@@ -66,6 +66,53 @@ TEST(Baseline, ComparesByKeyAndRoundTripsThroughJson) {
   EXPECT_THROW(compare_with_baseline(now, nlohmann::json{{"schema", kT6Schema}}, "x.json", 5), InputError);
 }
 
+GemmPoint gemm_point(const std::string& backend, const std::string& format, const std::string& shape, double tmacs,
+                     std::optional<double> ratio) {
+  GemmPoint p;
+  p.backend = backend;
+  p.format = format;
+  p.shape = shape;
+  p.status = "measured";
+  p.tmacs = band(tmacs, tmacs, tmacs);
+  p.ratio = ratio;
+  return p;
+}
+
+TEST(GpuTargets, EachTargetBesideItsMeasurementAndTheOnesNotRunSaySo) {
+  T6Result r;
+  EXPECT_EQ(gpu_targets_markdown(r), "");  // no GPU rows: no table
+  GemmSectionResult g;
+  g.points = {gemm_point("tc", "fp16", "4096x4096x4096", 96.8, 0.308), gemm_point("tc", "e4m3", "4096x4096x4096", 240, 0.52),
+              gemm_point("v4", "fp16", "4096x4096x4096", 0.18, 0.0006), gemm_point("v5", "fp16", "4096x4096x4096", 2.4, 0.008),
+              gemm_point("v5", "fp16", "16x4096x4096", 0.31, 0.03)};
+  GemmPoint declined;
+  declined.backend = "tc";
+  declined.format = "tf32";
+  declined.shape = "4096x4096x4096";
+  declined.status = "skipped";
+  declined.reason = "over its budget";
+  g.points.push_back(declined);
+  r.gemm = g;
+  bench::LibraryRow lib;
+  lib.engine = "cuda";
+  lib.format = "bf16";
+  lib.shape = "4096x4096x4096";
+  lib.status = "measured";
+  lib.gmacs = band(40000, 40000, 40000);
+  lib.vs_native = 0.125;
+  r.library = std::vector<bench::LibraryRow>{lib};
+  const std::string md = gpu_targets_markdown(r);
+  EXPECT_NE(md.find("| tc / cuBLASLt, fp16 4096x4096x4096 (>= 50%) | 30.8% (96.8 TMAC/s) | not reached |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| tc / cuBLASLt, e4m3 4096x4096x4096 (>= 50%) | 52.0% (240.0 TMAC/s) | reached |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| tc / cuBLASLt, tf32 4096x4096x4096 (>= 50%) | skipped: over its budget | not measured |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| tc / cuBLASLt, bf16 8192x8192x8192 (>= 50%) | not run | not measured |"), std::string::npos) << md;
+  // The best of the CUDA-core backends counts: v5 over v4.
+  EXPECT_NE(md.find("| best CUDA-core emulator, fp16 4096x4096x4096 (>= 2.0 TMAC/s) | v5 2.400 TMAC/s | reached |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| best CUDA-core emulator, fp16 16x4096x4096 (>= 0.5 TMAC/s) | v5 0.310 TMAC/s | not reached |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| best CUDA-core emulator, bf16 16x4096x4096 (>= 0.5 TMAC/s) | no CUDA-core backend measured | not measured |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| library model on the GPU / cuBLASLt, bf16 4096x4096x4096 split-K 1 (>= 25%) | 12.5% (40000.0 GMAC/s) | not reached |"), std::string::npos) << md;
+}
+
 TEST(SvgPlot, IsWellFormedXmlWithALinePerSeries) {
   Plot p;
   p.title = "rates <&> \"quoted\"";
