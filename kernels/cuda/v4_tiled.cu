@@ -10,7 +10,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
-#include "kernels/cuda/tile_declines.hpp"
+#include "kernels/cuda/tiled_backend.hpp"
 #include "kernels/cuda/v4_gemm.cuh"
 #include "kernels/cuda/v4_params.cuh"
 #include "kernels/params_from_profile.hpp"
@@ -61,7 +61,7 @@ double run_any(const GemmProblem& p, const arith::OpParams& params, size_t steps
   }
 }
 
-class V4Backend final : public Backend {
+class V4Backend final : public TiledCudaBackend {
  public:
   std::string name() const override { return "v4"; }
   std::string description() const override {
@@ -78,19 +78,9 @@ class V4Backend final : public Backend {
     return std::nullopt;
   }
 
-  std::optional<std::string> declines_device_operands() const override {
-    return std::nullopt;  // NativeGemmBuffers narrows and widens them on the device
-  }
-
-  RunInfo run(const GemmProblem& p) const override {
-    const ref::InstructionModel& model = *p.model;
-    const arith::OpParams params = params_from_profile(model);
-    const size_t steps = ref::gemm_steps(model, p.shape.K);
-    RunInfo info{name(), 0};
-    if (c_count(p.shape) == 0) return info;
-    const int op_bits = 8 * ref::spec(model.instr.a).storage_bytes(), acc_bits = 8 * ref::spec(model.instr.d).storage_bytes();
-    info.kernel_ms = run_any(p, params, steps, op_bits, acc_bits);
-    return info;
+  double run_kernel(const GemmProblem& p, const arith::OpParams& params, size_t steps, int op_bits,
+                    int acc_bits) const override {
+    return run_any(p, params, steps, op_bits, acc_bits);
   }
 };
 

@@ -9,7 +9,7 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
-#include "kernels/cuda/tile_declines.hpp"
+#include "kernels/cuda/tiled_backend.hpp"
 #include "kernels/cuda/v5_wide.cuh"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
@@ -52,7 +52,7 @@ double run_for(const GemmProblem& p, const arith::OpParams& params, size_t steps
   return acc_bits == 16 ? run_wide<Operand, uint16_t>(p, params, steps) : run_wide<Operand, uint32_t>(p, params, steps);
 }
 
-class V5Backend final : public Backend {
+class V5Backend final : public TiledCudaBackend {
  public:
   std::string name() const override { return "v5"; }
   std::string description() const override {
@@ -70,23 +70,13 @@ class V5Backend final : public Backend {
     return std::nullopt;
   }
 
-  std::optional<std::string> declines_device_operands() const override {
-    return std::nullopt;  // NativeGemmBuffers narrows and widens them on the device
-  }
-
-  RunInfo run(const GemmProblem& p) const override {
-    const ref::InstructionModel& model = *p.model;
-    const arith::OpParams params = params_from_profile(model);
-    const size_t steps = ref::gemm_steps(model, p.shape.K);
-    RunInfo info{name(), 0};
-    if (c_count(p.shape) == 0) return info;
-    const int op_bits = 8 * ref::spec(model.instr.a).storage_bytes(), acc_bits = 8 * ref::spec(model.instr.d).storage_bytes();
+  double run_kernel(const GemmProblem& p, const arith::OpParams& params, size_t steps, int op_bits,
+                    int acc_bits) const override {
     switch (op_bits) {
-      case 8: info.kernel_ms = run_for<uint8_t>(p, params, steps, acc_bits); break;
-      case 16: info.kernel_ms = run_for<uint16_t>(p, params, steps, acc_bits); break;
-      default: info.kernel_ms = run_for<uint32_t>(p, params, steps, acc_bits); break;
+      case 8: return run_for<uint8_t>(p, params, steps, acc_bits);
+      case 16: return run_for<uint16_t>(p, params, steps, acc_bits);
+      default: return run_for<uint32_t>(p, params, steps, acc_bits);
     }
-    return info;
   }
 };
 

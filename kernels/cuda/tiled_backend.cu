@@ -1,4 +1,4 @@
-#include "kernels/cuda/tile_declines.hpp"
+#include "kernels/cuda/tiled_backend.hpp"
 
 #include <climits>
 
@@ -19,6 +19,17 @@ std::optional<std::string> tiled_kernel_declines(const std::string& backend, con
       steps * model.instr.k > INT_MAX || (shape.M + tile_rows - 1) / tile_rows > 65535)
     return backend + ": a dimension exceeds the kernel's grid";
   return std::nullopt;
+}
+
+RunInfo TiledCudaBackend::run(const GemmProblem& p) const {
+  const ref::InstructionModel& model = *p.model;
+  const arith::OpParams params = params_from_profile(model);
+  const size_t steps = ref::gemm_steps(model, p.shape.K);
+  RunInfo info{name(), 0};
+  if (c_count(p.shape) == 0) return info;
+  const int op_bits = 8 * ref::spec(model.instr.a).storage_bytes(), acc_bits = 8 * ref::spec(model.instr.d).storage_bytes();
+  info.kernel_ms = run_kernel(p, params, steps, op_bits, acc_bits);
+  return info;
 }
 
 }  // namespace mmaemu::kernels
