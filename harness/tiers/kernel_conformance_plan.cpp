@@ -40,7 +40,7 @@ void require_non_empty(const SchemaValue& v, const std::string& key) {
 }  // namespace
 
 const std::vector<std::string>& gpu_backend_names() {
-  static const std::vector<std::string> names = {"tc", "v4", "v1"};
+  static const std::vector<std::string> names = {"tc", "v5", "v4", "v1"};  // KernelConformance.GpuBackendNamesAreTheCudaBuildsOwn
   return names;
 }
 

@@ -1,5 +1,7 @@
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "harness/tiers/kernel_conformance.hpp"
 #include "harness/tiers/kernel_conformance_plan.hpp"
 #include "harness/tiers/tests/t3_fake_backends.hpp"
@@ -166,6 +168,21 @@ TEST_F(KernelConformance, AGpuSuiteSkipsWithTheReasonWhereNoGpuIsUsable) {
   const SuiteResult r = run_kernel_conformance(load(suite_yaml("    device: gpu\n", "[v1, v4, tc]")), kernels::backends());
   EXPECT_EQ(r.verdict, Verdict::skip);
   EXPECT_EQ(r.reason, *why);
+}
+
+// The names a build without CUDA accepts for the GPU backends are those a CUDA build registers: a
+// GPU backend missing from the list makes every tier file naming it an error in CPU-only builds.
+TEST_F(KernelConformance, GpuBackendNamesAreTheCudaBuildsOwn) {
+  const std::vector<std::string>& names = tiers::gpu_backend_names();
+  size_t gpu_backends = 0;
+  for (const kernels::Backend* b : kernels::backends()) {
+    const std::string n = b->name();
+    if (n == "cpu" || n == "host" || n == "reference") continue;
+    ++gpu_backends;
+    EXPECT_NE(std::find(names.begin(), names.end(), n), names.end()) << n << " is missing from gpu_backend_names()";
+  }
+  if (gpu_backends == 0) GTEST_SKIP() << "a build without CUDA registers no GPU backend";
+  EXPECT_EQ(gpu_backends, names.size());
 }
 
 // Schema: typos and bad values are reported where they are.
