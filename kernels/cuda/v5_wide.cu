@@ -27,8 +27,8 @@ void launch(const GemmShape& s, const arith::OpParams& params, const GemmArgs<Op
 }
 
 // The tile for M: one output per thread where M holds few rows (decode shapes: the outputs are all
-// the parallelism there is, since each one's chain along K is sequential), else v4's 64 x 64. A
-// single row takes the generic kernel only (one kernel fewer per profile to build).
+// the parallelism there is, since each one's chain along K is sequential), several lanes per output
+// for a single row, else v4's 64 x 64.
 template <class Operand, class Acc, class Spec>
 double run_wide(const GemmProblem& p, const arith::OpParams& params, size_t steps) {
   NativeGemmBuffers<Operand, Acc> buf(p, steps);
@@ -37,7 +37,7 @@ double run_wide(const GemmProblem& p, const arith::OpParams& params, size_t step
   EventTimer timer;
   timer.start();
   if (s.M == 1)
-    launch<v5::OneRowTile, v4::GenericParams>(s, params, g);
+    launch<v5::SplitRowTile, Spec>(s, params, g);
   else if (s.M <= 32)
     launch<v5::FewRowsTile, Spec>(s, params, g);
   else
