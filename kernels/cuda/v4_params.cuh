@@ -1,8 +1,10 @@
-// Compile-time OpParams for the instructions v4 is timed on (Hopper's 16-bit, tf32 and FP8 blocks),
-// so that their kernels fold the format and block constants. The host picks a FixedParams kernel only
+// Compile-time OpParams for the instructions v4 and v5 are timed on (Hopper's 16-bit, tf32 and FP8
+// blocks), so that their kernels fold the format and block constants. The host picks a FixedParams kernel only
 // when its params() equal params_from_profile() field by field; any other profile runs the generic
 // kernel. A wrong constant here can therefore cost speed, never bits.
 #pragma once
+#include <cstdint>
+
 #include "kernels/arith/formats.hpp"
 #include "kernels/arith/op_params.hpp"
 
@@ -70,6 +72,36 @@ inline bool same_instr(const arith::InstrParams& x, const arith::InstrParams& y)
 inline bool same_params(const arith::OpParams& x, const arith::OpParams& y) {
   return same_instr(x.instr, y.instr) && x.lowered == y.lowered &&
          (!x.lowered || (x.parts == y.parts && x.run == y.run && same_instr(x.via, y.via)));
+}
+
+// A type carried as a value, for the generic lambdas with_spec calls.
+template <class T>
+struct Tag {
+  using type = T;
+};
+
+// The one list of FixedParams kernels: calls run(Tag<Operand>, Tag<Acc>, Spec) with the FixedParams
+// equal to `params` (and the storage types of its formats), or with GenericParams and the storage
+// types of op_bits (8, 16, else 32) and acc_bits (16, else 32). v4 and v5 pick their kernels here.
+template <class Run>
+double with_spec(const arith::OpParams& params, int op_bits, int acc_bits, Run&& run) {
+  using u8 = Tag<uint8_t>;
+  using u16 = Tag<uint16_t>;
+  using u32 = Tag<uint32_t>;
+  if (same_params(params, Sm90Bf16F32::params())) return run(u16{}, u32{}, Sm90Bf16F32{});
+  if (same_params(params, Sm90F16F32::params())) return run(u16{}, u32{}, Sm90F16F32{});
+  if (same_params(params, Sm90F16F16::params())) return run(u16{}, u16{}, Sm90F16F16{});
+  if (same_params(params, Sm90Tf32F32::params())) return run(u32{}, u32{}, Sm90Tf32F32{});
+  if (same_params(params, Sm90E4m3F32::params())) return run(u8{}, u32{}, Sm90E4m3F32{});
+  if (same_params(params, Sm90E5m2F32::params())) return run(u8{}, u32{}, Sm90E5m2F32{});
+  const auto generic = [&](auto op) {
+    return acc_bits == 16 ? run(op, u16{}, GenericParams{}) : run(op, u32{}, GenericParams{});
+  };
+  switch (op_bits) {
+    case 8: return generic(u8{});
+    case 16: return generic(u16{});
+    default: return generic(u32{});
+  }
 }
 
 }  // namespace mmaemu::kernels::v4

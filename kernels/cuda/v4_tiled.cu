@@ -38,27 +38,12 @@ double run_tiled(const GemmProblem& p, const arith::OpParams& params, size_t ste
   return ms;
 }
 
-template <class Operand>
-double run_generic(const GemmProblem& p, const arith::OpParams& params, size_t steps, int acc_bits) {
-  return acc_bits == 16 ? run_tiled<Operand, uint16_t, v4::GenericParams>(p, params, steps)
-                        : run_tiled<Operand, uint32_t, v4::GenericParams>(p, params, steps);
-}
-
 // The kernel for these params: one with the params as constants where they equal a FixedParams,
-// the generic one otherwise.
+// the generic one otherwise (v4_params.cuh keeps the list).
 double run_any(const GemmProblem& p, const arith::OpParams& params, size_t steps, int op_bits, int acc_bits) {
-  using v4::same_params;
-  if (same_params(params, v4::Sm90Bf16F32::params())) return run_tiled<uint16_t, uint32_t, v4::Sm90Bf16F32>(p, params, steps);
-  if (same_params(params, v4::Sm90F16F32::params())) return run_tiled<uint16_t, uint32_t, v4::Sm90F16F32>(p, params, steps);
-  if (same_params(params, v4::Sm90F16F16::params())) return run_tiled<uint16_t, uint16_t, v4::Sm90F16F16>(p, params, steps);
-  if (same_params(params, v4::Sm90Tf32F32::params())) return run_tiled<uint32_t, uint32_t, v4::Sm90Tf32F32>(p, params, steps);
-  if (same_params(params, v4::Sm90E4m3F32::params())) return run_tiled<uint8_t, uint32_t, v4::Sm90E4m3F32>(p, params, steps);
-  if (same_params(params, v4::Sm90E5m2F32::params())) return run_tiled<uint8_t, uint32_t, v4::Sm90E5m2F32>(p, params, steps);
-  switch (op_bits) {
-    case 8: return run_generic<uint8_t>(p, params, steps, acc_bits);
-    case 16: return run_generic<uint16_t>(p, params, steps, acc_bits);
-    default: return run_generic<uint32_t>(p, params, steps, acc_bits);
-  }
+  return v4::with_spec(params, op_bits, acc_bits, [&](auto op, auto acc, auto spec) {
+    return run_tiled<typename decltype(op)::type, typename decltype(acc)::type, decltype(spec)>(p, params, steps);
+  });
 }
 
 class V4Backend final : public TiledCudaBackend {

@@ -10,6 +10,7 @@
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
 #include "kernels/cuda/tiled_backend.hpp"
+#include "kernels/cuda/v4_params.cuh"
 #include "kernels/cuda/v5_wide.cuh"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"
@@ -17,17 +18,18 @@
 namespace mmaemu::kernels {
 namespace {
 
-// The tile for M: one output per thread where M holds few rows (decode shapes: the outputs are all
-// the parallelism there is, since each one's chain along K is sequential), else v4's 64 x 64.
-template <class Tile, class Operand, class Acc>
+template <class Tile, class Spec, class Operand, class Acc>
 void launch(const GemmShape& s, const arith::OpParams& params, const GemmArgs<Operand, Acc>& g) {
   const dim3 block(Tile::kThreadsN, Tile::kThreadsM);
   const dim3 grid(static_cast<unsigned>((s.N + Tile::kN - 1) / Tile::kN), static_cast<unsigned>((s.M + Tile::kM - 1) / Tile::kM),
                   static_cast<unsigned>(std::min<size_t>(s.batch, 65535)));
-  v5::wide_gemm<Tile, Operand, Acc><<<grid, block>>>(params, g);
+  v5::wide_gemm<Tile, Spec, Operand, Acc><<<grid, block>>>(params, g);
 }
 
-template <class Operand, class Acc>
+// The tile for M: one output per thread where M holds few rows (decode shapes: the outputs are all
+// the parallelism there is, since each one's chain along K is sequential), several lanes per output
+// for a single row, else v4's 64 x 64.
+template <class Operand, class Acc, class Spec>
 double run_wide(const GemmProblem& p, const arith::OpParams& params, size_t steps) {
   NativeGemmBuffers<Operand, Acc> buf(p, steps);
   const GemmShape& s = p.shape;
@@ -35,21 +37,16 @@ double run_wide(const GemmProblem& p, const arith::OpParams& params, size_t step
   EventTimer timer;
   timer.start();
   if (s.M == 1)
-    launch<v5::OneRowTile>(s, params, g);
+    launch<v5::SplitRowTile, Spec>(s, params, g);
   else if (s.M <= 32)
-    launch<v5::FewRowsTile>(s, params, g);
+    launch<v5::FewRowsTile, Spec>(s, params, g);
   else
-    launch<v5::GemmTile>(s, params, g);
+    launch<v5::GemmTile, Spec>(s, params, g);
   cuda_check(cudaGetLastError(), "v5 wide_gemm launch");
   const double ms = timer.stop_ms();
   cuda_check_launch("v5 wide_gemm");
   buf.finish(p, steps, "v5");
   return ms;
-}
-
-template <class Operand>
-double run_for(const GemmProblem& p, const arith::OpParams& params, size_t steps, int acc_bits) {
-  return acc_bits == 16 ? run_wide<Operand, uint16_t>(p, params, steps) : run_wide<Operand, uint32_t>(p, params, steps);
 }
 
 class V5Backend final : public TiledCudaBackend {
@@ -72,11 +69,9 @@ class V5Backend final : public TiledCudaBackend {
 
   double run_kernel(const GemmProblem& p, const arith::OpParams& params, size_t steps, int op_bits,
                     int acc_bits) const override {
-    switch (op_bits) {
-      case 8: return run_for<uint8_t>(p, params, steps, acc_bits);
-      case 16: return run_for<uint16_t>(p, params, steps, acc_bits);
-      default: return run_for<uint32_t>(p, params, steps, acc_bits);
-    }
+    return v4::with_spec(params, op_bits, acc_bits, [&](auto op, auto acc, auto spec) {
+      return run_wide<typename decltype(op)::type, typename decltype(acc)::type, decltype(spec)>(p, params, steps);
+    });
   }
 };
 

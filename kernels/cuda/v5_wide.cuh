@@ -1,15 +1,18 @@
 // The "v5" kernel: v4's tiles with the T-FDPA blocks on the fp64 pipe (kernels/arith/wide_block.hpp).
 //
 // Where v4 spends most of its lane operations (about 180 per multiply-add on an H200: decoding, 64-bit
-// integer alignment, branches per term), a block here costs per product one exponent add and max
-// (pass 1) and one fp64 fma rounded toward zero, two fp64 adds and two integer operations for the
-// sign (pass 2): operands are decoded once per stage into doubles and exponents in shared memory,
-// products of them are exact, and truncation to the block's grid is an add rounded toward zero
-// (wide_block.hpp says why that is exact), here fused with the product.
+// integer alignment, branches per term), a block here costs per product half a packed 16-bit
+// add-and-max (pass 1: two rows' exponents in one word) and, in pass 2, one logic operation for the
+// sign, one fp64 fma rounded toward zero and two fp64 adds: operands are decoded once per stage into
+// doubles and exponents in shared memory, products of them are exact, and truncation to the block's
+// grid is an add rounded toward zero (wide_block.hpp says why that is exact), here fused with the
+// product. The profiles v4_params.cuh lists run with their parameters as constants, so that the
+// per-block work on the accumulator (decoding it, its term, the rounding) folds to a few operations.
 //
 // Block: a tile of D (of one batch entry), TileShape below: 64 x 64 at 4 x 4 outputs per thread as
 // in v4, or one output per thread for few rows. K is staged one instruction step at a time (k <= 32
-// elements). An output whose step meets anything but the common case (a NaN or Inf anywhere in the
+// elements); the raw operands of the next step are loaded into registers while this one computes.
+// An output whose step meets anything but the common case (a NaN or Inf anywhere in the
 // stage, a special or zero-only accumulator, no non-zero product, products so small that the profile's
 // zero-product exponent could lead the block) runs arith::emu_step on the raw bits from global memory
 // for that step instead, so the rules for those cases live in one place.
@@ -34,10 +37,32 @@ struct TileShape {
   static constexpr int kM = M_, kN = N_, kPerM = PerM, kPerN = PerN;
   static constexpr int kThreadsM = kM / kPerM, kThreadsN = kN / kPerN, kThreads = kThreadsM * kThreadsN;
   static_assert(kPerM * kPerN <= 32, "an output's uncommon-case flag is a bit of one word");
+  static constexpr bool kSplit = false;
+  // Pass 1 reads two rows' exponents in one word where a thread has an even number of rows: word r of
+  // a stage column holds row r (low half) and row r + kM / 2 (high half), the rows i and i + kPerM / 2
+  // of a thread.
+  static constexpr bool kPairedRows = kPerM % 2 == 0;
+  static constexpr int kExpRows = kPairedRows ? kM / 2 : kM, kExpHalves = kPairedRows ? 2 : 1;
+  // Blocks per SM the registers must allow: two of 256 threads (128 registers a thread), so that a
+  // warp waiting on a barrier or a load leaves others to issue.
+  static constexpr int kMinBlocks = kThreads >= 256 ? 2 : 1;
 };
+// One row (a decode shape of one token), kLanes lanes per output: each lane takes every kLanes-th
+// product of a block, and the block's exponent and exact sum are gathered over the output's lanes by
+// shuffles (wide_split_row). A thread per output would leave most of the GPU idle: 4096 outputs are
+// 128 warps.
+template <int N_, int Lanes>
+struct SplitRowShape {
+  static constexpr bool kSplit = true;
+  static constexpr int kM = 1, kN = N_, kLanes = Lanes, kThreads = kN * kLanes;
+  static constexpr int kThreadsM = 1, kThreadsN = kThreads;  // the launch's block(kThreadsN, kThreadsM)
+  static constexpr int kMinBlocks = 1;
+  static_assert(32 % kLanes == 0 && kThreads % 32 == 0, "an output's lanes lie in one warp");
+};
+
 using GemmTile = TileShape<64, 64, 4, 4>;    // 256 threads
 using FewRowsTile = TileShape<8, 32, 1, 1>;  // 256 threads: a warp per row
-using OneRowTile = TileShape<1, 32, 1, 1>;   // one warp: the few outputs spread over every SM
+using SplitRowTile = SplitRowShape<16, 8>;   // 128 threads: 16 outputs of one row, 8 lanes each
 
 inline constexpr int kMaxStepK = 32;                // the largest instruction K staged whole
 inline constexpr int16_t kZeroExp = -16000;         // a zero operand's exponent: its products never lead
@@ -69,27 +94,107 @@ __device__ __forceinline__ void stage_operand(const arith::FmtParams& f, uint32_
   exp = w.zero ? kZeroExp : static_cast<int16_t>(w.exp);
 }
 
-template <class Tile, class Operand, class Acc>
-__global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, GemmArgs<Operand, Acc> g) {
+// An exponent in both 16-bit halves of a word (B's stage, for pass 1's packed add-and-max).
+__device__ __forceinline__ uint32_t both_halves(int16_t e) {
+  const uint32_t h = static_cast<uint16_t>(e);
+  return h | (h << 16);
+}
+
+// The pieces of a block every layout of its products shares (wide_tiles, wide_split_row).
+//
+// The addend's part: raises emax (the largest product exponent) to the addend's, gives the addend's
+// term truncated to the block's grid and the grid as the high word of the rounding constant
+// m = 1.5 * 2^(emax - F + 52) (its low word is 0). False where the block is not the common case: no
+// non-zero product, a NaN or Inf addend, or a zero product (or addend) that could lead the block,
+// which happens only below the profile's fixed zero-product exponent.
+__device__ __forceinline__ bool block_addend(const arith::BlockParams& bp, const arith::FmtParams& acc_fmt, uint32_t acc,
+                                             int& emax, double& c_term, int& m_hi) {
+  c_term = 0;
+  m_hi = 0;
+  const arith::Value c = arith::decode(acc_fmt, acc);
+  if (emax < kNoProduct || c.cls == arith::Cls::nan || c.cls == arith::Cls::inf) return false;
+  if (c.cls != arith::Cls::zero) {
+    emax = max(emax, c.exp);
+    const double cv = static_cast<double>(c.sig) * arith::pow2(c.exp - acc_fmt.man_bits);
+    c_term = arith::truncated_term(c.neg ? -cv : cv, emax - bp.F, bp);
+  }
+  m_hi = ((emax - bp.F + 52 + 1023) << 20) | (1 << 19);
+  return !(bp.has_zero_product_exp && emax < bp.zero_product_exp);
+}
+
+// The block's exponent read back from m's high word (so that it need not stay in registers).
+__device__ __forceinline__ int block_exp(const arith::BlockParams& bp, int m_hi) { return (m_hi >> 20) - 1023 - 52 + bp.F; }
+
+// An operand's sign bit as truncated_product takes it: toward zero, the rounding constant takes the
+// product's sign; toward -inf it stays positive.
+__device__ __forceinline__ int sign_bit(const arith::BlockParams& bp, double v) {
+  const int sign_mask = bp.floor_truncation ? 0 : static_cast<int>(0x80000000u);
+  return __double2hiint(v) & sign_mask;
+}
+
+// The product a * b truncated to the block's grid: truncated_term's add fused with the product
+// (exact, so rounding the fused sum toward zero is rounding p + ms), ms = m with the sign bits' xor
+// (one logic operation with m's high word). A zero product adds 0.
+__device__ __forceinline__ double truncated_product(double a, double b, int sign_a, int sign_b, int m_hi) {
+  const double ms = __hiloint2double((sign_a ^ sign_b) | m_hi, 0);
+  return __fma_rz(a, b, ms) - ms;
+}
+
+// The body of wide_gemm; p is the kernel's params, or the same values as compile-time constants.
+// kPrefetch: the next stage's raw operands are loaded into registers while this one computes (see
+// prefetches below); else each stage loads its own before decoding them.
+template <class Tile, bool kPrefetch, class Operand, class Acc>
+__device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmArgs<Operand, Acc>& g) {
   constexpr int kTileM = Tile::kM, kTileN = Tile::kN, kPerM = Tile::kPerM, kPerN = Tile::kPerN;
-  constexpr int kThreadsM = Tile::kThreadsM, kThreadsN = Tile::kThreadsN;
+  constexpr int kThreadsM = Tile::kThreadsM, kThreadsN = Tile::kThreadsN, kThreads = Tile::kThreads;
   // Rows of the A tiles are padded by one element so that the threads staging different rows hit
   // different banks.
   __shared__ double wA[kTileM][kMaxStepK + 1];
   __shared__ double wB[kMaxStepK][kTileN];
-  __shared__ int16_t eA[kTileM][kMaxStepK + 1];
-  __shared__ int16_t eB[kMaxStepK][kTileN];
-  __shared__ int stage_special;
+  __shared__ __align__(4) int16_t eA[Tile::kExpRows][kMaxStepK + 1][Tile::kExpHalves];
+  __shared__ uint32_t eB[kMaxStepK][kTileN];  // both_halves
   const arith::InstrParams& ip = p.instr;
   const arith::BlockParams& bp = ip.block;
   const int KI = ip.k, L = bp.L;
   const int tx = threadIdx.x, ty = threadIdx.y, tid = ty * kThreadsN + tx;
   const int m0 = blockIdx.y * kTileM, n0 = blockIdx.x * kTileN;
+  // The raw operands of one stage in registers: element e = tid + kThreads * t of A's kTileM x KI
+  // (row-major) and of B's KI x kTileN (consecutive threads on consecutive n).
+  constexpr int kARegs = kPrefetch ? (kTileM * kMaxStepK + kThreads - 1) / kThreads : 1;
+  constexpr int kBRegs = kPrefetch ? (kMaxStepK * kTileN + kThreads - 1) / kThreads : 1;
+  uint32_t rawA[kARegs], rawB[kBRegs];
+  // One block per step (KI <= L, every profile with constant parameters): an output's addend is then
+  // untouched until its step's end, and the outputs sent to emu_step need no copy of it.
+  const bool one_block = KI <= L;
 
   for (int bt = blockIdx.z; bt < g.batch; bt += gridDim.z) {
     const Operand* A = g.A + static_cast<size_t>(bt) * g.M * g.K;
     const Operand* B = g.B + static_cast<size_t>(bt) * g.K * g.N;
     const size_t mn0 = static_cast<size_t>(bt) * g.M * g.N;
+    // The raw bits of element e of A's and of B's stage at k0 (0 outside the matrices: the reference's
+    // padding).
+    const auto a_bits = [&](int e, int k0) {
+      const int m = m0 + e / KI, kk = k0 + e % KI;
+      return m < g.M && kk < g.K ? static_cast<uint32_t>(A[static_cast<size_t>(m) * g.K + kk]) : 0u;
+    };
+    const auto b_bits = [&](int e, int k0) {
+      const int n = n0 + e % kTileN, kb = k0 + e / kTileN;
+      return n < g.N && kb < g.K ? static_cast<uint32_t>(B[static_cast<size_t>(kb) * g.N + n]) : 0u;
+    };
+    const auto fetch = [&](int k0) {
+#pragma unroll
+      for (int t = 0; t < kARegs; ++t) {
+        const int e = tid + kThreads * t;
+        if (kThreads * t >= kTileM * KI) break;
+        rawA[t] = e < kTileM * KI ? a_bits(e, k0) : 0u;
+      }
+#pragma unroll
+      for (int t = 0; t < kBRegs; ++t) {
+        const int e = tid + kThreads * t;
+        if (kThreads * t >= KI * kTileN) break;
+        rawB[t] = e < KI * kTileN ? b_bits(e, k0) : 0u;
+      }
+    };
 
     uint32_t acc[kPerM][kPerN];
     for (int i = 0; i < kPerM; ++i)
@@ -98,28 +203,50 @@ __global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, G
         acc[i][j] = m < g.M && n < g.N ? static_cast<uint32_t>(g.C[mn0 + static_cast<size_t>(m) * g.N + n]) : 0u;
       }
 
+    if constexpr (kPrefetch) fetch(0);
     for (int s = 0; s < g.steps; ++s) {
       const int k0 = s * KI;
       __syncthreads();  // the previous stage is read
-      if (tid == 0) stage_special = 0;
-      __syncthreads();
       int special = 0;
-      for (int e = tid; e < kTileM * KI; e += Tile::kThreads) {
-        const int r = e / KI, c = e % KI, m = m0 + r, kk = k0 + c;  // A: kTileM x KI
-        const uint32_t a = m < g.M && kk < g.K ? static_cast<uint32_t>(A[static_cast<size_t>(m) * g.K + kk]) : 0u;
-        stage_operand(ip.a, a, bp, wA[r][c], eA[r][c], special);
+      const auto stage_a = [&](int e, uint32_t bits) {
+        const int r = e / KI, c = e % KI;
+        int16_t ex;
+        stage_operand(ip.a, bits, bp, wA[r][c], ex, special);
+        if constexpr (Tile::kPairedRows)
+          eA[r % (kTileM / 2)][c][r / (kTileM / 2)] = ex;
+        else
+          eA[r][c][0] = ex;
+      };
+      const auto stage_b = [&](int e, uint32_t bits) {
+        const int k = e / kTileN, c = e % kTileN;
+        int16_t ex;
+        stage_operand(ip.b, bits, bp, wB[k][c], ex, special);
+        eB[k][c] = both_halves(ex);
+      };
+      if constexpr (kPrefetch) {
+#pragma unroll
+        for (int t = 0; t < kARegs; ++t) {
+          const int e = tid + kThreads * t;
+          if (kThreads * t >= kTileM * KI) break;
+          if (e < kTileM * KI) stage_a(e, rawA[t]);
+        }
+#pragma unroll
+        for (int t = 0; t < kBRegs; ++t) {
+          const int e = tid + kThreads * t;
+          if (kThreads * t >= KI * kTileN) break;
+          if (e < KI * kTileN) stage_b(e, rawB[t]);
+        }
+      } else {
+        for (int e = tid; e < kTileM * KI; e += kThreads) stage_a(e, a_bits(e, k0));
+        for (int e = tid; e < KI * kTileN; e += kThreads) stage_b(e, b_bits(e, k0));
       }
-      for (int e = tid; e < KI * kTileN; e += Tile::kThreads) {
-        const int k = e / kTileN, c = e % kTileN, n = n0 + c, kb = k0 + k;  // B: KI x kTileN, consecutive threads on consecutive n
-        const uint32_t b = n < g.N && kb < g.K ? static_cast<uint32_t>(B[static_cast<size_t>(kb) * g.N + n]) : 0u;
-        stage_operand(ip.b, b, bp, wB[k][c], eB[k][c], special);
-      }
-      if (special) stage_special = 1;
-      __syncthreads();  // every thread's part of the stage is decoded
+      if constexpr (kPrefetch)
+        if (s + 1 < g.steps) fetch(k0 + KI);  // in flight while this stage computes
+      const bool stage_special = __syncthreads_or(special) != 0;  // every thread's part of the stage is decoded
 
       uint32_t in[kPerM][kPerN];  // the step's addends, kept for the outputs that run emu_step
       for (int i = 0; i < kPerM; ++i)
-        for (int j = 0; j < kPerN; ++j) in[i][j] = acc[i][j];
+        for (int j = 0; j < kPerN; ++j) in[i][j] = one_block ? 0u : acc[i][j];
       constexpr uint32_t kAllRare = kPerM * kPerN == 32 ? ~0u : (1u << (kPerM * kPerN)) - 1u;
       uint32_t rare = stage_special ? kAllRare : 0u;  // bit i * kPerN + j: that output runs emu_step
       const arith::FmtParams* acc_fmt = s > 0 ? &ip.d : &ip.c;
@@ -127,61 +254,63 @@ __global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, G
         const int n_blk = arith::imin(L, KI - b0);
         // Pass 1: the largest product exponent of each output's block.
         int emax[kPerM][kPerN];
-        for (int i = 0; i < kPerM; ++i)
-          for (int j = 0; j < kPerN; ++j) emax[i][j] = 2 * kZeroExp;
+        if constexpr (Tile::kPairedRows) {
+          constexpr int kPairs = kPerM / 2;
+          uint32_t emax2[kPairs][kPerN];
+          for (int i = 0; i < kPairs; ++i)
+            for (int j = 0; j < kPerN; ++j) emax2[i][j] = both_halves(2 * kZeroExp);
 #pragma unroll 4
-        for (int k = b0; k < b0 + n_blk; ++k) {
-          int ea[kPerM], eb[kPerN];
-          for (int i = 0; i < kPerM; ++i) ea[i] = eA[ty + kThreadsM * i][k];
-          for (int j = 0; j < kPerN; ++j) eb[j] = eB[k][tx + kThreadsN * j];
+          for (int k = b0; k < b0 + n_blk; ++k) {
+            uint32_t ea[kPairs], eb[kPerN];
+            for (int i = 0; i < kPairs; ++i) ea[i] = *reinterpret_cast<const uint32_t*>(eA[ty + kThreadsM * i][k]);
+            for (int j = 0; j < kPerN; ++j) eb[j] = eB[k][tx + kThreadsN * j];
+            for (int i = 0; i < kPairs; ++i)
+              for (int j = 0; j < kPerN; ++j) emax2[i][j] = __viaddmax_s16x2(ea[i], eb[j], emax2[i][j]);
+          }
+          for (int i = 0; i < kPairs; ++i)
+            for (int j = 0; j < kPerN; ++j) {
+              emax[i][j] = static_cast<int16_t>(emax2[i][j] & 0xFFFFu);
+              emax[i + kPairs][j] = static_cast<int>(emax2[i][j]) >> 16;
+            }
+        } else {
           for (int i = 0; i < kPerM; ++i)
-            for (int j = 0; j < kPerN; ++j) emax[i][j] = max(emax[i][j], ea[i] + eb[j]);
+            for (int j = 0; j < kPerN; ++j) emax[i][j] = 2 * kZeroExp;
+#pragma unroll 4
+          for (int k = b0; k < b0 + n_blk; ++k) {
+            int ea[kPerM], eb[kPerN];
+            for (int i = 0; i < kPerM; ++i) ea[i] = eA[ty + kThreadsM * i][k][0];
+            for (int j = 0; j < kPerN; ++j) eb[j] = static_cast<int16_t>(eB[k][tx + kThreadsN * j] & 0xFFFFu);
+            for (int i = 0; i < kPerM; ++i)
+              for (int j = 0; j < kPerN; ++j) emax[i][j] = max(emax[i][j], ea[i] + eb[j]);
+          }
         }
-        // The addend, and the outputs this block cannot take. Each output's grid 2^(emax - F) is held as
-        // the high word of the rounding constant m = 1.5 * 2^(emax - F + 52) (its low word is 0).
+        // The addend, and the outputs this block cannot take; then pass 2: the exact sums of the
+        // truncated products.
         int m_hi[kPerM][kPerN];
         double sum[kPerM][kPerN];
         for (int i = 0; i < kPerM; ++i)
-          for (int j = 0; j < kPerN; ++j) {
-            const uint32_t bit = 1u << (i * kPerN + j);
-            sum[i][j] = 0;
-            m_hi[i][j] = 0;
-            const arith::Value c = arith::decode(*acc_fmt, acc[i][j]);
-            const bool c_special = c.cls == arith::Cls::nan || c.cls == arith::Cls::inf;
-            if (emax[i][j] < kNoProduct || c_special) {
-              rare |= bit;
-              continue;
-            }
-            if (c.cls != arith::Cls::zero) {
-              emax[i][j] = max(emax[i][j], c.exp);
-              const double cv = static_cast<double>(c.sig) * arith::pow2(c.exp - acc_fmt->man_bits);
-              sum[i][j] = arith::truncated_term(c.neg ? -cv : cv, emax[i][j] - bp.F, bp);
-            }
-            // A zero product (or a zero addend) would lead the block only below the fixed exponent.
-            if (bp.has_zero_product_exp && emax[i][j] < bp.zero_product_exp) rare |= bit;
-            m_hi[i][j] = ((emax[i][j] - bp.F + 52 + 1023) << 20) | (1 << 19);
-          }
-        // Pass 2: the exact sums of the truncated products. truncated_term's add, fused with the product
-        // (exact, so rounding the fused sum toward zero is rounding p + ms): toward zero, ms takes the
-        // product's sign (the operands' signs, known before the product); toward -inf, ms = +m. A zero
-        // product adds 0.
-        const int sign_mask = bp.floor_truncation ? 0 : static_cast<int>(0x80000000u);
+          for (int j = 0; j < kPerN; ++j)
+            if (!block_addend(bp, *acc_fmt, acc[i][j], emax[i][j], sum[i][j], m_hi[i][j])) rare |= 1u << (i * kPerN + j);
 #pragma unroll 4
         for (int k = b0; k < b0 + n_blk; ++k) {
           double va[kPerM], vb[kPerN];
-          for (int i = 0; i < kPerM; ++i) va[i] = wA[ty + kThreadsM * i][k];
-          for (int j = 0; j < kPerN; ++j) vb[j] = wB[k][tx + kThreadsN * j];
+          int sa[kPerM], sb[kPerN];
+          for (int i = 0; i < kPerM; ++i) {
+            va[i] = wA[ty + kThreadsM * i][k];
+            sa[i] = sign_bit(bp, va[i]);
+          }
+          for (int j = 0; j < kPerN; ++j) {
+            vb[j] = wB[k][tx + kThreadsN * j];
+            sb[j] = sign_bit(bp, vb[j]);
+          }
           for (int i = 0; i < kPerM; ++i)
-            for (int j = 0; j < kPerN; ++j) {
-              const int sign = (__double2hiint(va[i]) ^ __double2hiint(vb[j])) & sign_mask;
-              const double ms = __hiloint2double(sign | m_hi[i][j], 0);
-              sum[i][j] += __fma_rz(va[i], vb[j], ms) - ms;
-            }
+            for (int j = 0; j < kPerN; ++j) sum[i][j] += truncated_product(va[i], vb[j], sa[i], sb[j], m_hi[i][j]);
         }
         // The block's result, rounded once (wide_result: the decision shared with the CPU's check).
         for (int i = 0; i < kPerM; ++i)
           for (int j = 0; j < kPerN; ++j)
-            if (!(rare & (1u << (i * kPerN + j)))) acc[i][j] = arith::wide_result(bp, emax[i][j], sum[i][j]);
+            if (!(rare & (1u << (i * kPerN + j))))
+              acc[i][j] = arith::wide_result(bp, block_exp(bp, m_hi[i][j]), sum[i][j]);
         acc_fmt = &bp.result;
       }
       for (int i = 0; i < kPerM; ++i)
@@ -191,7 +320,7 @@ __global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, G
             if (m < g.M && n < g.N) {
               const GlobalLoad<Operand> load{A + static_cast<size_t>(m) * g.K + k0, B + static_cast<size_t>(k0) * g.N + n,
                                              g.N, arith::imin(KI, g.K - k0)};
-              acc[i][j] = arith::emu_step(p, load, in[i][j], s > 0);
+              acc[i][j] = arith::emu_step(p, load, one_block ? acc[i][j] : in[i][j], s > 0);
             }
           } else {
             acc[i][j] = arith::to_output(*acc_fmt, acc[i][j], ip.d);
@@ -206,6 +335,124 @@ __global__ void __launch_bounds__(Tile::kThreads) wide_gemm(arith::OpParams p, G
         const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
         if (m < g.M && n < g.N) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
       }
+  }
+}
+
+// The body of wide_gemm for SplitRowShape: output o of the block is column n0 + o of row blockIdx.y,
+// its lanes those of the warp with the same lane % (32 / kLanes) (q = lane / (32 / kLanes) the lane's
+// share: products b0 + q, b0 + q + kLanes, ...). Every lane of an output holds its accumulator; the
+// uncommon cases run emu_step on the output's first lane, whose result the others take.
+template <class Tile, class Operand, class Acc>
+__device__ __forceinline__ void wide_split_row(const arith::OpParams& p, const GemmArgs<Operand, Acc>& g) {
+  constexpr int kN = Tile::kN, kLanes = Tile::kLanes, kThreads = Tile::kThreads, kPerWarp = 32 / kLanes;
+  __shared__ double wA[kMaxStepK];
+  __shared__ int16_t eA[kMaxStepK];
+  __shared__ double wB[kMaxStepK][kN + 1];
+  __shared__ int16_t eB[kMaxStepK][kN + 1];
+  const arith::InstrParams& ip = p.instr;
+  const arith::BlockParams& bp = ip.block;
+  const int KI = ip.k, L = bp.L;
+  const int tid = threadIdx.x, lane = tid % 32, q = lane / kPerWarp, first = lane % kPerWarp;
+  const int o = (tid / 32) * kPerWarp + first, m = blockIdx.y, n0 = blockIdx.x * kN, n = n0 + o;
+  const bool valid = m < g.M && n < g.N;
+  const bool one_block = KI <= L;
+  // The next stage's raw operands, loaded while this one computes: element e = tid + kThreads * t of
+  // B's KI x kN (consecutive threads on consecutive n) and of A's KI.
+  constexpr int kBRegs = (kMaxStepK * kN + kThreads - 1) / kThreads;
+  uint32_t rawA = 0, rawB[kBRegs];
+
+  for (int bt = blockIdx.z; bt < g.batch; bt += gridDim.z) {
+    const Operand* A = g.A + static_cast<size_t>(bt) * g.M * g.K + static_cast<size_t>(m) * g.K;
+    const Operand* B = g.B + static_cast<size_t>(bt) * g.K * g.N;
+    const size_t mn0 = static_cast<size_t>(bt) * g.M * g.N;
+    const auto fetch = [&](int k0) {
+      rawA = tid < KI && m < g.M && k0 + tid < g.K ? static_cast<uint32_t>(A[k0 + tid]) : 0u;
+#pragma unroll
+      for (int t = 0; t < kBRegs; ++t) {
+        const int e = tid + kThreads * t, k = e / kN, nn = n0 + e % kN, kb = k0 + k;
+        rawB[t] = e < KI * kN && nn < g.N && kb < g.K ? static_cast<uint32_t>(B[static_cast<size_t>(kb) * g.N + nn]) : 0u;
+      }
+    };
+    uint32_t acc = valid ? static_cast<uint32_t>(g.C[mn0 + static_cast<size_t>(m) * g.N + n]) : 0u;
+
+    fetch(0);
+    for (int s = 0; s < g.steps; ++s) {
+      const int k0 = s * KI;
+      __syncthreads();  // the previous stage is read
+      int specials = 0;
+      if (tid < KI) stage_operand(ip.a, rawA, bp, wA[tid], eA[tid], specials);
+#pragma unroll
+      for (int t = 0; t < kBRegs; ++t) {
+        const int e = tid + kThreads * t;
+        if (e < KI * kN) stage_operand(ip.b, rawB[t], bp, wB[e / kN][e % kN], eB[e / kN][e % kN], specials);
+      }
+      if (s + 1 < g.steps) fetch(k0 + KI);  // in flight while this stage computes
+      const bool stage_special = __syncthreads_or(specials) != 0;  // the stage is decoded
+
+      const uint32_t in = acc;  // the step's addend, for emu_step
+      bool rare = stage_special;
+      const arith::FmtParams* acc_fmt = s > 0 ? &ip.d : &ip.c;
+      for (int b0 = 0; b0 < KI; b0 += L) {  // the same blocks in every lane: the shuffles need them all
+        const int n_blk = arith::imin(L, KI - b0);
+        int emax = 2 * kZeroExp;
+        for (int k = b0 + q; k < b0 + n_blk; k += kLanes) emax = max(emax, eA[k] + eB[k][o]);
+        for (int d = kPerWarp; d < 32; d <<= 1) emax = max(emax, __shfl_xor_sync(~0u, emax, d));
+        double c_term;
+        int m_hi;
+        if (!block_addend(bp, *acc_fmt, acc, emax, c_term, m_hi)) rare = true;
+        double sum = 0;
+        for (int k = b0 + q; k < b0 + n_blk; k += kLanes) {
+          const double a = wA[k], b = wB[k][o];
+          sum += truncated_product(a, b, sign_bit(bp, a), sign_bit(bp, b), m_hi);
+        }
+        for (int d = kPerWarp; d < 32; d <<= 1) sum += __shfl_xor_sync(~0u, sum, d);  // exact: multiples of the grid
+        if (!rare) acc = arith::wide_result(bp, block_exp(bp, m_hi), sum + c_term);
+        acc_fmt = &bp.result;
+      }
+      if (rare) {
+        if (q == 0 && valid) {
+          const GlobalLoad<Operand> load{A + k0, B + static_cast<size_t>(k0) * g.N + n, g.N, arith::imin(KI, g.K - k0)};
+          acc = arith::emu_step(p, load, one_block ? acc : in, s > 0);
+        }
+      } else {
+        acc = arith::to_output(*acc_fmt, acc, ip.d);
+      }
+      acc = __shfl_sync(~0u, acc, first);  // the output's first lane holds emu_step's result
+      if (g.trace && valid && q == 0) g.trace[(mn0 + static_cast<size_t>(m) * g.N + n) * g.steps + s] = static_cast<Acc>(acc);
+    }
+    if (valid && q == 0) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc);
+  }
+}
+
+// Whether a kernel loads the next stage while this one computes: where its stage is known at compile
+// time and takes at most 8 registers a thread (the 16-bit and tf32 profiles); the generic kernel's
+// arithmetic needs those registers itself (it spilled with them).
+template <class Tile, class Spec>
+__host__ __device__ constexpr bool prefetches() {
+  if constexpr (Spec::kFixed) {
+    constexpr int k = Spec::params().instr.k;
+    return (Tile::kM * k + k * Tile::kN + Tile::kThreads - 1) / Tile::kThreads <= 8;
+  } else {
+    return false;
+  }
+}
+
+// Spec: v4::GenericParams (the arithmetic reads `params`) or a FixedParams whose params() equal
+// `params` (checked by the host before it picks the kernel). Either way the code and the bits are the same.
+template <class Tile, class Spec, class Operand, class Acc>
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm(arith::OpParams params, GemmArgs<Operand, Acc> g) {
+  if constexpr (Tile::kSplit) {
+    if constexpr (Spec::kFixed) {
+      constexpr arith::OpParams kParams = Spec::params();
+      wide_split_row<Tile>(kParams, g);
+    } else {
+      wide_split_row<Tile>(params, g);
+    }
+  } else if constexpr (Spec::kFixed) {
+    constexpr arith::OpParams kParams = Spec::params();
+    wide_tiles<Tile, prefetches<Tile, Spec>()>(kParams, g);
+  } else {
+    wide_tiles<Tile, false>(params, g);
   }
 }
 

@@ -202,7 +202,7 @@ TEST_P(V4TcEveryInstruction, MatchesTheReferenceBitForBit) {
 INSTANTIATE_TEST_SUITE_P(Backends, V4TcEveryInstruction, ::testing::Values("v4", "v5", "tc"),
                          [](const auto& info) { return info.param; });
 
-// ---- shapes: tiny, exact tiles, edges in every dimension, K = 0, batches -----------------------------
+// ---- shapes: tiny, exact tiles, edges in every dimension, K = 0, batches, one and few rows ----------
 // Hopper instructions only: tc runs only the GPU's own target, so on a GPU other than an sm_90 its
 // half skips with the reason; any other decline is a failure, and every case must compare outputs.
 class V4TcShapes : public ::testing::TestWithParam<std::string> {};
@@ -212,9 +212,11 @@ TEST_P(V4TcShapes, EdgesAndBatchesMatchTheReference) {
   const Backend& backend = backend_named(GetParam());
   if (backend.name() == "tc" && cuda_device_sm() != 90)
     GTEST_SKIP() << "tc runs only the GPU's own target; these shapes are sm90's and this GPU is sm_" << cuda_device_sm();
-  const std::vector<GemmShape> shapes = {{1, 1, 1, 1},    {1, 1, 1, 0},     {3, 5, 3, 7},   {1, 64, 64, 64},
-                                         {1, 65, 63, 33}, {1, 128, 1, 100}, {1, 1, 200, 17}, {4, 33, 70, 49},
-                                         {1, 130, 129, 257}};
+  // One row (v5 splits each output over lanes there) and few rows (one output per thread) over many
+  // K steps, next to the 64 x 64 tiles' edges.
+  const std::vector<GemmShape> shapes = {{1, 1, 1, 1},     {1, 1, 1, 0},     {3, 5, 3, 7},     {1, 64, 64, 64},
+                                         {1, 65, 63, 33},  {1, 128, 1, 100}, {1, 1, 200, 17},  {4, 33, 70, 49},
+                                         {1, 130, 129, 257}, {1, 1, 300, 520}, {3, 1, 40, 100}, {1, 16, 100, 300}};
   size_t cases = 0;
   size_t declined_instructions = 0;
   for (const char* instr : {"mma.m16n8k16.f32.bf16.bf16.f32", "mma.m16n8k16.f16.f16.f16.f16",
