@@ -20,8 +20,10 @@
 #include "kernels/cuda/cuda_check.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/native_gemm_buffers.hpp"
+#include "kernels/cuda/scratch_buffer.hpp"
 #include "kernels/cuda/tc_gemm.cuh"
 #include "kernels/cuda/tc_pipelined.cuh"
+#include "kernels/cuda/tc_slices.hpp"
 #include "kernels/registry.hpp"
 
 namespace mmaemu::kernels {
@@ -58,6 +60,18 @@ double run_native(const GemmProblem& p, size_t steps) {
   return ms;
 }
 
+// The pipelined kernel's dynamic shared memory, raised past the default once per instruction.
+template <class I, bool kFromC = true>
+void allow_pipelined_smem() {
+  static const bool done = [] {
+    cuda_check(cudaFuncSetAttribute(tc::pipelined::wgmma_gemm_pipelined<I, kFromC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    tc::pipelined::smem_bytes(I::kN)),
+               "tc: shared memory of the pipelined kernel");
+    return true;
+  }();
+  (void)done;
+}
+
 // The wide wgmma instructions: the pipelined GEMM (tc_pipelined.cuh). B is transposed to K-major first
 // (and A's rows padded to 16-byte multiples when they are not), inside the timed work.
 template <class I>
@@ -76,13 +90,7 @@ double run_pipelined(const GemmProblem& p, size_t steps) {
   const pl::Args<Operand, Acc> args{pad_a ? a_padded.get() : g.A, bt.get(), g.C, g.D,
                                      (pad_a ? static_cast<size_t>(ld) : s.K) * s.M, s.N * static_cast<size_t>(ld),
                                      pad_a ? ld : static_cast<int>(s.K), ld, g.M, g.N, g.K, g.steps, g.batch};
-  static const bool smem_set = [] {
-    cuda_check(cudaFuncSetAttribute(pl::wgmma_gemm_pipelined<I>, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                    pl::smem_bytes(I::kN)),
-               "tc: shared memory of the pipelined kernel");
-    return true;
-  }();
-  (void)smem_set;
+  allow_pipelined_smem<I>();
   const dim3 grid(static_cast<unsigned>((s.N + I::kN - 1) / I::kN),
                   static_cast<unsigned>((s.M + pl::kTileM - 1) / pl::kTileM), z);
   EventTimer timer;
@@ -96,6 +104,97 @@ double run_pipelined(const GemmProblem& p, size_t steps) {
   cuda_check_launch("tc kernel");
   buf.finish(p, steps, "tc");
   return ms;
+}
+
+// ---- the library model's slices (tc_slices.hpp) ----------------------------------------------------------
+// Columns [k_first + t * len, +len) of a K-major [rows][K] array as [count][rows][ld], zeros for k >= len:
+// for rows that are not whole 16-byte chunks where a slice starts.
+template <class T>
+__global__ void gather_k_slices(const T* __restrict__ src, size_t rows, size_t K, size_t k_first, size_t len,
+                                size_t count, size_t ld, T* __restrict__ out) {
+  const size_t total = count * rows * ld, stride = size_t{gridDim.x} * blockDim.x;
+  for (size_t o = blockIdx.x * size_t{blockDim.x} + threadIdx.x; o < total; o += stride) {
+    const size_t t = o / (rows * ld), r = o / ld % rows, k = o % ld;
+    out[o] = k < len ? src[r * K + k_first + t * len + k] : T(0);  // +0 in every format
+  }
+}
+
+// One operand's slices as the pipelined kernel reads them: K-major rows starting on 16 bytes.
+struct KMajorSlices {
+  const void* data;
+  int ld;               // elements between rows
+  size_t slice_stride;  // elements between slices
+};
+
+// `src` is [rows][K] row-major (K-major) or, k_outer, [K][rows] row-major. Used in place where it is
+// K-major and every slice's rows start on 16 bytes; else packed into `scratch`.
+template <class T>
+KMajorSlices k_major_slices(const void* src, bool k_outer, const TcSlices& s, size_t rows, ScratchBuffer<T>& scratch) {
+  constexpr size_t kElems = 16 / sizeof(T);
+  const T* x = static_cast<const T*>(src);
+  const bool whole_chunks = s.K % kElems == 0 && s.k_first % kElems == 0 && s.len % kElems == 0 &&
+                            reinterpret_cast<uintptr_t>(src) % 16 == 0;
+  if (!k_outer && whole_chunks) return {x + s.k_first, static_cast<int>(s.K), s.len};
+  const size_t ld = (s.len + kElems - 1) / kElems * kElems;
+  scratch = ScratchBuffer<T>(s.count * rows * ld);
+  if (k_outer) {
+    const dim3 grid(static_cast<unsigned>((rows + 31) / 32), static_cast<unsigned>((ld + 31) / 32),
+                    static_cast<unsigned>(std::min<size_t>(s.count, 65535)));
+    tc::pipelined::pack_k_major<T><<<grid, dim3(32, 8)>>>(x + s.k_first * rows, static_cast<int>(s.len),
+                                                           static_cast<int>(rows), scratch.get(), static_cast<int>(ld),
+                                                           static_cast<int>(s.count));
+  } else {
+    const size_t total = s.count * rows * ld;
+    gather_k_slices<T><<<static_cast<unsigned>(std::min<size_t>((total + 255) / 256, size_t{1} << 20)), 256>>>(
+        x, rows, s.K, s.k_first, s.len, s.count, ld, scratch.get());
+  }
+  cuda_check(cudaGetLastError(), "tc slices: packing an operand K-major");
+  return {scratch.get(), static_cast<int>(ld), rows * ld};
+}
+
+template <class I>
+void run_slices(const TcSlices& s) {
+  using Operand = typename I::Operand;
+  using Acc = typename I::Acc;
+  namespace pl = tc::pipelined;
+  if constexpr (sizeof(Acc) != sizeof(uint32_t)) {
+    throw KernelError("tc slices: a 16-bit accumulator (declined)");
+  } else {
+    ScratchBuffer<Operand> a_packed, b_packed;
+    const KMajorSlices a = k_major_slices<Operand>(s.a, s.a_transposed, s, s.M, a_packed);
+    const KMajorSlices b = k_major_slices<Operand>(s.b, !s.b_transposed, s, s.N, b_packed);
+    const int steps = static_cast<int>((s.len + I::kK - 1) / I::kK);
+    // Every chain from +0, as the library's slices start: C is not read.
+    const pl::Args<Operand, Acc> args{static_cast<const Operand*>(a.data), static_cast<const Operand*>(b.data), nullptr,
+                                      s.partials, a.slice_stride, b.slice_stride, a.ld, b.ld,
+                                      static_cast<int>(s.M), static_cast<int>(s.N), static_cast<int>(s.len), steps,
+                                      static_cast<int>(s.count)};
+    allow_pipelined_smem<I, false>();
+    const dim3 grid(static_cast<unsigned>((s.N + I::kN - 1) / I::kN),
+                    static_cast<unsigned>((s.M + pl::kTileM - 1) / pl::kTileM),
+                    static_cast<unsigned>(std::min<size_t>(s.count, 65535)));
+    pl::wgmma_gemm_pipelined<I, false><<<grid, pl::kThreads, pl::smem_bytes(I::kN)>>>(args);
+    cuda_check(cudaGetLastError(), "tc slices: kernel launch");
+  }
+}
+
+struct SliceKernel {
+  std::string_view instr;
+  void (*run)(const TcSlices&);
+  int operand_bytes;
+  bool acc32;
+};
+
+const SliceKernel* find_slice_kernel(std::string_view instr) {
+  static const std::vector<SliceKernel> table = {
+#define MMAEMU_TC_SLICE_ROW(I, SPELLING) \
+  {SPELLING, &run_slices<tc::I>, static_cast<int>(sizeof(tc::I::Operand)), sizeof(tc::I::Acc) == sizeof(uint32_t)},
+      MMAEMU_TC_WIDE_WGMMA(MMAEMU_TC_SLICE_ROW)
+#undef MMAEMU_TC_SLICE_ROW
+  };
+  for (const SliceKernel& k : table)
+    if (k.instr == instr) return &k;
+  return nullptr;
 }
 
 struct NativeKernel {
@@ -219,6 +318,28 @@ class TcBackend final : public Backend {
 };
 
 }  // namespace
+
+std::optional<std::string> tc_slices_declines(const ref::InstructionModel& model, const TcSlices& s) {
+  const SliceKernel* k = find_slice_kernel(model.instr.name);
+  if (!k) return "tc slices: no pipelined kernel for " + model.instr.name;
+  if (!k->acc32) return "tc slices: " + model.instr.name + " accumulates in 16 bits";
+  const size_t padded_len = s.len + 16;
+  if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX || padded_len > INT_MAX || s.count > INT_MAX ||
+      (s.M + tc::pipelined::kTileM - 1) / tc::pipelined::kTileM > 65535)
+    return std::string("tc slices: a dimension exceeds the kernel's grid");
+  return std::nullopt;
+}
+
+int tc_slices_operand_bytes(const ref::InstructionModel& model) {
+  const SliceKernel* k = find_slice_kernel(model.instr.name);
+  return k ? k->operand_bytes : 0;
+}
+
+void tc_run_slices(const ref::InstructionModel& model, const TcSlices& s) {
+  if (auto why = tc_slices_declines(model, s)) throw KernelError(*why);
+  if (s.M * s.N * s.count == 0) return;
+  find_slice_kernel(model.instr.name)->run(s);
+}
 
 const Backend& tc_backend() {
   static const TcBackend backend;

@@ -36,7 +36,7 @@ template <class Operand, class Acc>
 struct Args {
   const Operand* A;  // [batch][M][lda], K-major
   const Operand* Bt; // [batch][N][ldb], K-major (B transposed)
-  const Acc* C;      // [batch][M][N]
+  const Acc* C;      // [batch][M][N]; not read by the kernel for slices from +0
   Acc* D;            // [batch][M][N]
   size_t a_batch, bt_batch;  // elements between batch entries
   int lda, ldb;
@@ -76,7 +76,10 @@ __device__ __forceinline__ void load_stage_rows(uint8_t* smem, const Operand* sr
   }
 }
 
-template <class I>
+// kFromC false: every accumulator starts from +0 and C is not read (the library model's slices). A
+// kernel of its own rather than a test of C inside one: ptxas serializes every wgmma of a kernel whose
+// accumulators are defined under such a test (C7515: "wgmma.mma_async instructions are serialized").
+template <class I, bool kFromC = true>
 __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typename I::Operand, typename I::Acc> g) {
   using Operand = typename I::Operand;
   using Acc = typename I::Acc;
@@ -105,14 +108,16 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
     uint32_t acc[I::kAccRegs];
 #pragma unroll
     for (int r = 0; r < I::kAccRegs; ++r) acc[r] = 0;
+    if constexpr (kFromC) {
 #pragma unroll
-    for (int j = 0; j < kN / 8; ++j)
+      for (int j = 0; j < kN / 8; ++j)
 #pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const layout::RowCol rc = layout::wgmma_d(t, e);
-        const int m = m0 + 64 * wg + rc.row, n = n0 + j * 8 + rc.col;
-        if (m < g.M && n < g.N) acc_set<Acc>(acc + j * kRegsPer8, e, g.C[mn0 + static_cast<size_t>(m) * g.N + n]);
-      }
+        for (int e = 0; e < 4; ++e) {
+          const layout::RowCol rc = layout::wgmma_d(t, e);
+          const int m = m0 + 64 * wg + rc.row, n = n0 + j * 8 + rc.col;
+          if (m < g.M && n < g.N) acc_set<Acc>(acc + j * kRegsPer8, e, g.C[mn0 + static_cast<size_t>(m) * g.N + n]);
+        }
+    }
 
     // Stages 0 .. kStages - 3 in flight before the first instruction; one copy group per stage, empty
     // ones included, so that "stage kt has landed" is always "at most kStages - 3 groups pending".

@@ -9,6 +9,10 @@
 #include <string>
 #include <vector>
 
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+#include <cuda_runtime.h>
+#endif
+
 #include "harness/generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/library/library_gemm.hpp"
@@ -166,6 +170,75 @@ TEST(LibraryGemm, CudaEngineMatchesTheReference) {
   EXPECT_EQ(compared, outputs_of(large, two.size(), 2));
   std::printf("[ cuda ] %zu of %zu large calls on the tensor cores\n", on_tensor_cores, large.size());
 }
+
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+// A matrix [rows][cols] of words in `bytes`-wide elements, stored row-major or (transposed) as the
+// row-major array of its transpose.
+std::vector<uint8_t> stored(const std::vector<uint32_t>& words, size_t rows, size_t cols, int bytes, bool transposed) {
+  std::vector<uint8_t> out(words.size() * bytes);
+  for (size_t r = 0; r < rows; ++r)
+    for (size_t c = 0; c < cols; ++c) {
+      const size_t at = transposed ? c * rows + r : r * cols + c;
+      for (int i = 0; i < bytes; ++i) out[at * bytes + i] = static_cast<uint8_t>(words[r * cols + c] >> (8 * i));
+    }
+  return out;
+}
+
+struct DeviceBytes {
+  void* ptr = nullptr;
+  explicit DeviceBytes(const std::vector<uint8_t>& host) {
+    EXPECT_EQ(cudaMalloc(&ptr, host.size()), cudaSuccess);
+    EXPECT_EQ(cudaMemcpy(ptr, host.data(), host.size(), cudaMemcpyHostToDevice), cudaSuccess);
+  }
+  ~DeviceBytes() { cudaFree(ptr); }
+  std::vector<uint8_t> download(size_t size) const {
+    std::vector<uint8_t> out(size);
+    EXPECT_EQ(cudaMemcpy(out.data(), ptr, size, cudaMemcpyDeviceToHost), cudaSuccess);
+    return out;
+  }
+};
+
+// The GPU engine on device operands as a caller stores them: row-major, and each as its transpose's
+// storage (a PyTorch tensor seen by the library), with K whose rows are and are not whole 16-byte chunks
+// (the slices read in place, packed K-major, or gathered), split-K with a short last slice, and FP8 with
+// fast accumulation. D, read back in its storage width, equals the reference word for word.
+TEST(LibraryGemm, CudaEngineReadsOperandsAsTheCallerStoresThem) {
+  if (auto why = library_engine_declines(LibraryEngine::cuda)) GTEST_SKIP() << *why;
+  const std::vector<Case> cases = {
+      {FormatId::bf16, FormatId::bf16, FormatId::fp32, false, 130, 300, 1024, 66, 1, 0, 64},
+      {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 129, 260, 1030, 66, 3, 0, 64},
+      {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 64, 520, 2048, 66, 2, 0, 64},
+      {FormatId::e4m3, FormatId::e4m3, FormatId::fp16, true, 64, 136, 1000, 62, -1, 0, 128},
+  };
+  size_t compared = 0, on_tensor_cores = 0;
+  for (const Case& k : cases) {
+    const ref::LibraryCall call = call_of(k, 0.3f, -1.7f);
+    const ref::LibraryAlgo algo = algo_of(k);
+    const arith::LibraryParams p = library_params(call, algo);
+    on_tensor_cores += !library_cuda_tensor_cores_declines(p, call);
+    std::vector<uint32_t> A(k.M * k.K), B(k.K * k.N), C(k.M * k.N), want(k.M * k.N);
+    const ref::Instruction whole{"gemm", ref::InstrFamily::mma_sync, static_cast<int>(k.M), static_cast<int>(k.N),
+                                 static_cast<int>(k.K), k.a, k.b, k.d, k.d, {}, std::nullopt};
+    gen::generate_tile(gen::Family::realistic, whole, 77 + compared, A.data(), B.data(), C.data());
+    library_gemm(LibraryEngine::reference, call, algo, A.data(), B.data(), C.data(), want.data());
+    const int ab = ref::spec(k.a).storage_bytes(), bb = ref::spec(k.b).storage_bytes(), db = ref::spec(k.d).storage_bytes();
+    for (const bool transposed : {false, true}) {
+      const DeviceBytes a(stored(A, k.M, k.K, ab, transposed)), b(stored(B, k.K, k.N, bb, transposed)),
+          c(stored(C, k.M, k.N, db, transposed)), d(std::vector<uint8_t>(k.M * k.N * db, 0xFF));
+      library_gemm_cuda_device(p, call, {a.ptr, ab, transposed}, {b.ptr, bb, transposed}, {c.ptr, db, transposed},
+                               {d.ptr, db, transposed});
+      const std::vector<uint8_t> got = d.download(k.M * k.N * db), expected = stored(want, k.M, k.N, db, transposed);
+      for (size_t i = 0; i < got.size(); ++i)
+        ASSERT_EQ(got[i], expected[i]) << name(k, gen::Family::realistic) << (transposed ? ", stored transposed" : "")
+                                       << ": byte " << i << " of D (element " << i / db << " of its storage)";
+      compared += k.M * k.N;
+    }
+  }
+  EXPECT_GT(compared, 0u);
+  std::printf("[ cuda ] %zu outputs compared; %zu of %zu calls on the tensor cores\n", compared, on_tensor_cores,
+              cases.size());
+}
+#endif
 
 // The reference engine shares a call's rows among threads without making each share a call of its
 // own: an FP8 call of 8 rows into bf16 runs (D's leading dimension is 16 bytes) though one of 4 rows
