@@ -1,11 +1,12 @@
 // The library GEMM model on the GPU. Where the library's kernel is a wgmma chain per consecutive K slice
-// from +0 (no FP8 promotion, no tf32 rounding of fp32 operands, no interleaved or tail-first slices) and
-// the GPU is that wgmma's architecture, each slice's chains run on the tensor cores (tc's pipelined GEMM
-// from +0, tc_slices.hpp: per output the same instruction sequence as the library's), on the operands
-// as the caller stores them, and the slices' reduction and the epilogue run per output on CUDA cores
-// (arith::library_finish, the host engine's code), reading C and writing D in their storage widths.
-// Everything else runs one thread per output through arith/library_dot.hpp, a correctness engine like
-// v1: each thread walks its whole K. Callers with host words go through the same device path.
+// from +0, or FP8 chains promoted into fp32 every 128 products (no tf32 rounding of fp32 operands, no
+// interleaved or tail-first slices), and the GPU is that wgmma's architecture, each slice's chains run
+// on the tensor cores (tc's pipelined GEMM, tc_slices.hpp: per output the same instruction sequence as
+// the library's) on the operands as the caller stores them, and the slices' reduction and the epilogue
+// run per output on CUDA cores (arith::library_finish, the host engine's code), reading C and writing D
+// in their storage widths. Everything else runs one thread per output through arith/library_dot.hpp, a
+// correctness engine like v1: each thread walks its whole K. Callers with host words go through the
+// same device path.
 #include <algorithm>
 #include <chrono>
 #include <optional>
@@ -86,11 +87,12 @@ __global__ void library_finish_kernel(arith::LibraryParams p, size_t M, size_t N
   }
 }
 
-// The library's instruction at the widest N the call fills (an output's arithmetic does not depend on N).
-const ref::InstructionModel& wide_variant(const ref::InstructionModel& main_loop, size_t N) {
-  ref::Instruction wide = main_loop.instr;
-  wide.n = N >= 256 ? 256 : N >= 128 ? 128 : 64;
-  return ref::lookup(main_loop.arch, ref::spell(wide));
+// The library's instruction at the widest N the call fills (an output's arithmetic does not depend on
+// N); with FP8 promotion at most 128, where tc has its promoting kernels.
+const ref::InstructionModel& wide_variant(const arith::LibraryParams& p, size_t N) {
+  ref::Instruction wide = p.main_loop->instr;
+  wide.n = N >= 256 && !p.promotion_k ? 256 : N >= 128 ? 128 : 64;
+  return ref::lookup(p.main_loop->arch, ref::spell(wide));
 }
 
 // The slices' geometry: `whole` slices of `chunk`, then a shorter `tail` (K - whole * chunk) when K is
@@ -105,9 +107,10 @@ SliceGeometry slice_geometry(const arith::LibraryParams& p, const ref::LibraryCa
   return {chunk, whole, call.K - whole * chunk};
 }
 
-TcSlices slices_of(const ref::LibraryCall& call, const SliceGeometry& g, const DeviceMatrix& A, const DeviceMatrix& B,
-                   uint32_t* partials) {
+TcSlices slices_of(const arith::LibraryParams& p, const ref::LibraryCall& call, const SliceGeometry& g,
+                   const DeviceMatrix& A, const DeviceMatrix& B, uint32_t* partials) {
   TcSlices s;
+  s.promotion_k = p.promotion_k;
   s.a = A.data;
   s.a_transposed = A.transposed;
   s.b = B.data;
@@ -126,20 +129,19 @@ std::optional<std::string> why_not_tensor_cores(const arith::LibraryParams& p, c
   if (p.simt_fp32 || !p.main_loop) return "an fp32 SIMT kernel";
   if (p.main_loop->instr.family != ref::InstrFamily::wgmma) return "an mma.sync kernel";
   if (p.tf32_rounded) return "fp32 operands rounded to tf32 first";
-  if (p.promotion_k) return "FP8 promotion inside the slices";
   if (p.interleave_block || p.residue_first) return "slices that are not consecutive chains";
   const SliceGeometry g = slice_geometry(p, call);
   if (g.chunk * p.slices < call.K) return "slices that do not cover K";
   const Backend* tc = find_backend("tc");
   if (!tc) return "no tc backend in this build";
-  const ref::InstructionModel& model = wide_variant(*p.main_loop, call.N);
+  const ref::InstructionModel& model = wide_variant(p, call.N);
   // The tc backend's own judgement (this GPU's architecture, the model's block its own) for one slice.
   if (auto why = tc->declines(model, GemmShape{1, call.M, call.N, std::min(g.chunk, call.K)}, false)) return *why;
   const int bytes = tc_slices_operand_bytes(model);
   if (ref::spec(call.a).storage_bytes() != bytes || ref::spec(call.b).storage_bytes() != bytes)
     return "operands stored in another width than " + model.instr.name + " reads";
   if (ref::spec(call.c).storage_bytes() > 4 || ref::spec(call.d).storage_bytes() > 4) return "C or D wider than 32 bits";
-  if (auto why = tc_slices_declines(model, slices_of(call, g, {}, {}, nullptr))) return *why;
+  if (auto why = tc_slices_declines(model, slices_of(p, call, g, {}, {}, nullptr))) return *why;
   return std::nullopt;
 }
 
@@ -148,13 +150,13 @@ void run_library_on_tensor_cores(const arith::LibraryParams& p, const ref::Libra
                                  const DeviceMatrix& B, const DeviceMatrix& C, const DeviceOutput& D) {
   const size_t outputs = call.M * call.N;
   const SliceGeometry g = slice_geometry(p, call);
-  const ref::InstructionModel& model = wide_variant(*p.main_loop, call.N);
+  const ref::InstructionModel& model = wide_variant(p, call.N);
   ScratchBuffer<uint32_t> partials(g.used() * outputs);
   ScratchBuffer<unsigned long long> unwritten(1);
   if (g.used())
     cuda_check(cudaMemsetAsync(partials.get(), 0xFF, g.used() * outputs * sizeof(uint32_t), 0), "library GEMM: poison");
   cuda_check(cudaMemsetAsync(unwritten.get(), 0xFF, sizeof(unsigned long long), 0), "library GEMM: poison");
-  TcSlices s = slices_of(call, g, A, B, partials.get());
+  TcSlices s = slices_of(p, call, g, A, B, partials.get());
   if (g.whole) tc_run_slices(model, s);
   if (g.tail) {
     s.k_first = g.whole * g.chunk;

@@ -61,10 +61,10 @@ double run_native(const GemmProblem& p, size_t steps) {
 }
 
 // The pipelined kernel's dynamic shared memory, raised past the default once per instruction.
-template <class I, bool kFromC = true>
+template <class I, tc::pipelined::Chain kChain = tc::pipelined::Chain::from_c>
 void allow_pipelined_smem() {
   static const bool done = [] {
-    cuda_check(cudaFuncSetAttribute(tc::pipelined::wgmma_gemm_pipelined<I, kFromC>, cudaFuncAttributeMaxDynamicSharedMemorySize,
+    cuda_check(cudaFuncSetAttribute(tc::pipelined::wgmma_gemm_pipelined<I, kChain>, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     tc::pipelined::smem_bytes(I::kN)),
                "tc: shared memory of the pipelined kernel");
     return true;
@@ -152,29 +152,45 @@ KMajorSlices k_major_slices(const void* src, bool k_outer, const TcSlices& s, si
   return {scratch.get(), static_cast<int>(ld), rows * ld};
 }
 
+// FP8 promotion runs in kernels of an FP8 wgmma with fp32 accumulation, N <= 128 (the promoted sums
+// take as many registers as the accumulator), promoting once per stage.
 template <class I>
-void run_slices(const TcSlices& s) {
+constexpr size_t kPromotionK = sizeof(typename I::Operand) == 1 && sizeof(typename I::Acc) == 4 && I::kN <= 128
+                                   ? static_cast<size_t>(tc::pipelined::kStepsPerStage) * I::kK
+                                   : 0;
+
+template <class I, tc::pipelined::Chain kChain>
+void launch_slices(const TcSlices& s) {
   using Operand = typename I::Operand;
   using Acc = typename I::Acc;
   namespace pl = tc::pipelined;
-  if constexpr (sizeof(Acc) != sizeof(uint32_t)) {
+  ScratchBuffer<Operand> a_packed, b_packed;
+  const KMajorSlices a = k_major_slices<Operand>(s.a, s.a_transposed, s, s.M, a_packed);
+  const KMajorSlices b = k_major_slices<Operand>(s.b, !s.b_transposed, s, s.N, b_packed);
+  const int steps = static_cast<int>((s.len + I::kK - 1) / I::kK);
+  // Every chain from +0, as the library's slices start: C is not read.
+  const pl::Args<Operand, Acc> args{static_cast<const Operand*>(a.data), static_cast<const Operand*>(b.data), nullptr,
+                                    s.partials, a.slice_stride, b.slice_stride, a.ld, b.ld,
+                                    static_cast<int>(s.M), static_cast<int>(s.N), static_cast<int>(s.len), steps,
+                                    static_cast<int>(s.count)};
+  allow_pipelined_smem<I, kChain>();
+  const dim3 grid(static_cast<unsigned>((s.N + I::kN - 1) / I::kN),
+                  static_cast<unsigned>((s.M + pl::kTileM - 1) / pl::kTileM),
+                  static_cast<unsigned>(std::min<size_t>(s.count, 65535)));
+  pl::wgmma_gemm_pipelined<I, kChain><<<grid, pl::kThreads, pl::smem_bytes(I::kN)>>>(args);
+  cuda_check(cudaGetLastError(), "tc slices: kernel launch");
+}
+
+template <class I>
+void run_slices(const TcSlices& s) {
+  using tc::pipelined::Chain;
+  if constexpr (sizeof(typename I::Acc) != sizeof(uint32_t)) {
     throw KernelError("tc slices: a 16-bit accumulator (declined)");
+  } else if (s.promotion_k) {
+    if constexpr (kPromotionK<I> != 0) launch_slices<I, Chain::promoted>(s);
+    else throw KernelError("tc slices: no promoting kernel (declined)");
   } else {
-    ScratchBuffer<Operand> a_packed, b_packed;
-    const KMajorSlices a = k_major_slices<Operand>(s.a, s.a_transposed, s, s.M, a_packed);
-    const KMajorSlices b = k_major_slices<Operand>(s.b, !s.b_transposed, s, s.N, b_packed);
-    const int steps = static_cast<int>((s.len + I::kK - 1) / I::kK);
-    // Every chain from +0, as the library's slices start: C is not read.
-    const pl::Args<Operand, Acc> args{static_cast<const Operand*>(a.data), static_cast<const Operand*>(b.data), nullptr,
-                                      s.partials, a.slice_stride, b.slice_stride, a.ld, b.ld,
-                                      static_cast<int>(s.M), static_cast<int>(s.N), static_cast<int>(s.len), steps,
-                                      static_cast<int>(s.count)};
-    allow_pipelined_smem<I, false>();
-    const dim3 grid(static_cast<unsigned>((s.N + I::kN - 1) / I::kN),
-                    static_cast<unsigned>((s.M + pl::kTileM - 1) / pl::kTileM),
-                    static_cast<unsigned>(std::min<size_t>(s.count, 65535)));
-    pl::wgmma_gemm_pipelined<I, false><<<grid, pl::kThreads, pl::smem_bytes(I::kN)>>>(args);
-    cuda_check(cudaGetLastError(), "tc slices: kernel launch");
+    launch_slices<I, Chain::from_zero>(s);
   }
 }
 
@@ -183,12 +199,14 @@ struct SliceKernel {
   void (*run)(const TcSlices&);
   int operand_bytes;
   bool acc32;
+  size_t promotion_k;  // products per promotion of its promoting kernel; 0: none
 };
 
 const SliceKernel* find_slice_kernel(std::string_view instr) {
   static const std::vector<SliceKernel> table = {
 #define MMAEMU_TC_SLICE_ROW(I, SPELLING) \
-  {SPELLING, &run_slices<tc::I>, static_cast<int>(sizeof(tc::I::Operand)), sizeof(tc::I::Acc) == sizeof(uint32_t)},
+  {SPELLING, &run_slices<tc::I>, static_cast<int>(sizeof(tc::I::Operand)), sizeof(tc::I::Acc) == sizeof(uint32_t), \
+   kPromotionK<tc::I>},
       MMAEMU_TC_WIDE_WGMMA(MMAEMU_TC_SLICE_ROW)
 #undef MMAEMU_TC_SLICE_ROW
   };
@@ -323,6 +341,9 @@ std::optional<std::string> tc_slices_declines(const ref::InstructionModel& model
   const SliceKernel* k = find_slice_kernel(model.instr.name);
   if (!k) return "tc slices: no pipelined kernel for " + model.instr.name;
   if (!k->acc32) return "tc slices: " + model.instr.name + " accumulates in 16 bits";
+  if (s.promotion_k && s.promotion_k != k->promotion_k)
+    return "tc slices: promotion every " + std::to_string(s.promotion_k) + " products; " + model.instr.name +
+           (k->promotion_k ? " promotes every " + std::to_string(k->promotion_k) : std::string(" has no promoting kernel"));
   const size_t padded_len = s.len + 16;
   if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX || padded_len > INT_MAX || s.count > INT_MAX ||
       (s.M + tc::pipelined::kTileM - 1) / tc::pipelined::kTileM > 65535)

@@ -76,10 +76,15 @@ __device__ __forceinline__ void load_stage_rows(uint8_t* smem, const Operand* sr
   }
 }
 
-// kFromC false: every accumulator starts from +0 and C is not read (the library model's slices). A
-// kernel of its own rather than a test of C inside one: ptxas serializes every wgmma of a kernel whose
-// accumulators are defined under such a test (C7515: "wgmma.mma_async instructions are serialized").
-template <class I, bool kFromC = true>
+// How a kernel's chains start and end. from_c: from C, one chain over K (the tc backend). from_zero:
+// from +0, C not read (the library model's slices). promoted: FP8 promotion as cuBLASLt does it on
+// Hopper, each stage's chain (kStepsPerStage steps: 128 products of a k32 FP8 wgmma) from +0 and
+// added in fp32 (round to nearest) into a sum per output kept in registers, which D receives. Each a
+// kernel of its own rather than a test inside one: ptxas serializes every wgmma of a kernel whose
+// accumulators are defined under a run-time test (C7515: "wgmma.mma_async instructions are serialized").
+enum class Chain { from_c, from_zero, promoted };
+
+template <class I, Chain kChain = Chain::from_c>
 __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typename I::Operand, typename I::Acc> g) {
   using Operand = typename I::Operand;
   using Acc = typename I::Acc;
@@ -105,10 +110,17 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
       load_stage_rows<kN>(base + kStageA, Bt, g.ldb, g.N, n0, g.K, kt * kStageK, tid);
     };
 
+    static_assert(kChain != Chain::promoted || sizeof(Acc) == 4, "promotion adds fp32 accumulators");
+    constexpr bool kPromoted = kChain == Chain::promoted;
     uint32_t acc[I::kAccRegs];
+    float promoted[kPromoted ? I::kAccRegs : 1];
 #pragma unroll
     for (int r = 0; r < I::kAccRegs; ++r) acc[r] = 0;
-    if constexpr (kFromC) {
+    if constexpr (kPromoted) {
+#pragma unroll
+      for (int r = 0; r < I::kAccRegs; ++r) promoted[r] = 0.0f;
+    }
+    if constexpr (kChain == Chain::from_c) {
 #pragma unroll
       for (int j = 0; j < kN / 8; ++j)
 #pragma unroll
@@ -139,6 +151,10 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
       const uint8_t* a = base + wg * (64 / 8) * layout::kStrideByteOffset;
       const uint8_t* b = base + kStageA;
       const int n_steps = g.steps - kt * kStepsPerStage < kStepsPerStage ? g.steps - kt * kStepsPerStage : kStepsPerStage;
+      if constexpr (kPromoted) {  // this stage's chain from +0; the last one's was added and waited for
+#pragma unroll
+        for (int r = 0; r < I::kAccRegs; ++r) acc[r] = 0;
+      }
 #pragma unroll
       for (int r = 0; r < I::kAccRegs; ++r) fence_register(acc[r]);
       wg_fence();
@@ -151,9 +167,18 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
           I::issue(smem_descriptor(a + s * kTileM * kStepRowBytes), smem_descriptor(b + s * kN * kStepRowBytes), acc);
       }
       wg_commit();
-      wg_wait<1>();
+      if constexpr (kPromoted) {  // the chain is promoted before the next one starts
+        wg_wait<0>();
 #pragma unroll
-      for (int r = 0; r < I::kAccRegs; ++r) fence_register(acc[r]);
+        for (int r = 0; r < I::kAccRegs; ++r) {
+          fence_register(acc[r]);
+          promoted[r] = __fadd_rn(promoted[r], __uint_as_float(acc[r]));
+        }
+      } else {
+        wg_wait<1>();
+#pragma unroll
+        for (int r = 0; r < I::kAccRegs; ++r) fence_register(acc[r]);
+      }
     }
     wg_wait<0>();
 #pragma unroll
@@ -165,8 +190,12 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
       for (int e = 0; e < 4; ++e) {
         const layout::RowCol rc = layout::wgmma_d(t, e);
         const int m = m0 + 64 * wg + rc.row, n = n0 + j * 8 + rc.col;
-        if (m < g.M && n < g.N)
-          g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc_get<Acc>(acc + j * kRegsPer8, e));
+        if (m < g.M && n < g.N) {
+          if constexpr (kPromoted)
+            g.D[mn0 + static_cast<size_t>(m) * g.N + n] = __float_as_uint(promoted[j * kRegsPer8 + e]);
+          else
+            g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc_get<Acc>(acc + j * kRegsPer8, e));
+        }
       }
     __syncthreads();  // the next batch entry's copies must not overwrite stages still being read
   }

@@ -2,7 +2,8 @@
 // slice's chain of a wide wgmma from +0, issued as the tc backend's pipelined GEMM issues every chain
 // (tc_pipelined.cuh: one instruction per K step in K order on the same accumulator, the last step
 // zero-padded past the slice). The operands are device memory in the instruction's storage width, as
-// the caller stores them; they are brought K-major here (the kernel's layout) only where they are not
+// the caller stores them (FP8 promotion: the chain restarts from +0 every 128 products and is added
+// into an fp32 sum per output, as cuBLASLt's FP8 kernels do); they are brought K-major here (the kernel's layout) only where they are not
 // already K-major rows of whole 16-byte chunks. Queued on the default stream; returns without waiting.
 #pragma once
 #include <cstddef>
@@ -22,11 +23,13 @@ struct TcSlices {
   size_t M = 0, N = 0, K = 0;
   size_t k_first = 0;  // slice t covers K columns [k_first + t * len, k_first + (t + 1) * len)
   size_t len = 0, count = 0;
-  uint32_t* partials = nullptr;  // [count][M][N]: each slice's accumulator bits
+  size_t promotion_k = 0;  // FP8 promotion: products per chain added into fp32 (0: one chain per slice)
+  uint32_t* partials = nullptr;  // [count][M][N]: each slice's accumulator (or promoted sum) bits
 };
 
 // Why `model` cannot run slices here (not a wide wgmma with a 32-bit accumulator that this build has a
-// pipelined kernel for, or a dimension past the kernel's int indices); empty when it can. The GPU's
+// pipelined kernel for, a promotion it has no kernel for, or a dimension past the kernel's int
+// indices); empty when it can. The GPU's
 // architecture is the caller's to check (the tc backend's declines).
 std::optional<std::string> tc_slices_declines(const ref::InstructionModel& model, const TcSlices& s);
 

@@ -144,7 +144,7 @@ TEST(LibraryGemm, KernelEnginesMatchTheReference) {
 
 // The GPU engine: every case above (one thread per output, or the slices on the tensor cores where the
 // GPU is the wgmma's architecture), and calls large enough to cross tc's 128 x N tiles with split-K
-// slices whose last one is short. On an sm_90 GPU the wgmma calls without FP8 promotion must take the
+// slices whose last one is short, and FP8 promotion. On an sm_90 GPU these wgmma calls must take the
 // tensor cores.
 TEST(LibraryGemm, CudaEngineMatchesTheReference) {
   if (auto why = library_engine_declines(LibraryEngine::cuda)) GTEST_SKIP() << *why;
@@ -152,6 +152,7 @@ TEST(LibraryGemm, CudaEngineMatchesTheReference) {
       {FormatId::bf16, FormatId::bf16, FormatId::fp32, false, 130, 300, 1000, 66, 1, 0, 64},
       {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 129, 260, 1030, 66, 3, 0, 64},
       {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 64, 520, 2048, 66, 2, 0, 64},
+      {FormatId::e4m3, FormatId::e5m2, FormatId::fp32, false, 136, 300, 1000, 66, 2, 0, 128},  // promotion, short chunk
   };
   size_t on_tensor_cores = 0;
   for (const Case& k : large) {
@@ -200,8 +201,8 @@ struct DeviceBytes {
 
 // The GPU engine on device operands as a caller stores them: row-major, and each as its transpose's
 // storage (a PyTorch tensor seen by the library), with K whose rows are and are not whole 16-byte chunks
-// (the slices read in place, packed K-major, or gathered), split-K with a short last slice, and FP8 with
-// fast accumulation. D, read back in its storage width, equals the reference word for word.
+// (the slices read in place, packed K-major, or gathered), split-K with a short last slice, FP8 with
+// fast accumulation and with promotion. D, read back in its storage width, equals the reference word for word.
 TEST(LibraryGemm, CudaEngineReadsOperandsAsTheCallerStoresThem) {
   if (auto why = library_engine_declines(LibraryEngine::cuda)) GTEST_SKIP() << *why;
   const std::vector<Case> cases = {
@@ -209,6 +210,7 @@ TEST(LibraryGemm, CudaEngineReadsOperandsAsTheCallerStoresThem) {
       {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 129, 260, 1030, 66, 3, 0, 64},
       {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 64, 520, 2048, 66, 2, 0, 64},
       {FormatId::e4m3, FormatId::e4m3, FormatId::fp16, true, 64, 136, 1000, 62, -1, 0, 128},
+      {FormatId::e4m3, FormatId::e4m3, FormatId::bf16, false, 64, 200, 1024, 66, 1, 0, 128},  // FP8 promotion
   };
   size_t compared = 0, on_tensor_cores = 0;
   for (const Case& k : cases) {
