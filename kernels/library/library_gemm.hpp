@@ -32,8 +32,8 @@ void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref:
                   const uint32_t* B, const uint32_t* C, uint32_t* D);
 
 // Why the GPU engine computes this call one thread per output instead of its slices' chains on the
-// tensor cores (tc's GEMM: a wgmma kernel of consecutive slices, no FP8 promotion, on a GPU of the
-// wgmma's architecture); empty when it uses the tensor cores.
+// tensor cores (tc's pipelined GEMM: a wgmma kernel of consecutive slices, FP8 promotion every 128
+// products included, on a GPU of the wgmma's architecture); empty when it uses the tensor cores.
 std::optional<std::string> library_cuda_tensor_cores_declines(const arith::LibraryParams& p, const ref::LibraryCall& call);
 
 // The GPU side (kernels/cuda/library_gemm.cu; throws KernelError when built without CUDA).
