@@ -6,7 +6,10 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$here"; while [ "$root" != / ] && [ ! -f "$root/tiers/T3.yaml" ]; do root="$(dirname "$root")"; done
-O="${OUT:-/tmp/out}"; mkdir -p "$O"
+# The logs gather in $O and travel back as one archive (logs.tar.xz) beside steps.txt: the device
+# returns at most eight files.
+O=/tmp/run-logs; rm -rf "$O"; mkdir -p "$O" "${OUT:=/tmp/out}"
+trap 'cp "$O/steps.txt" "$OUT/" 2>/dev/null; tar cJf "$OUT/logs.tar.xz" -C "$O" .' EXIT
 W=/tmp/v5-next && rm -rf $W && mkdir -p $W && tar xJf "$here/pack12.tar.xz" -C $W
 lt="$(dirname "$(find /usr/local /usr/lib /opt -name 'libcublasLt.so.13*' 2>/dev/null | head -1)")"
 export LD_LIBRARY_PATH="$W/lib:$lt:${LD_LIBRARY_PATH:-}"

@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # v5 with the Hopper profiles as constants, packed pass 1, the next stage prefetched, one row split
-# over lanes: the GPU tests, T3's quick GPU suites, v5's rates beside v4 and cuBLASLt, Nsight Compute
+# over lanes; and the library model's slices on the tensor cores on operands as stored: the GPU tests
+# (v5's, the library GPU engine's), T3's library suites on the GPU engine, T3's quick GPU suites, v5's rates beside v4 and cuBLASLt, Nsight Compute
 # profiles with the stall reasons, v5's mutants (T4-gpu --only 140..145), and t3-gpu's cases with v5
 # alone, required (T3-v5.yaml; SKIP_T3V5=1 leaves it out where the device time is short).
 source "$(dirname "$0")/device-env.sh"
 S gputest 120 $W/kernels_v4_tc_gpu_test --gtest_filter='*v5*:*Shapes*:DeviceOperands.*:*Declines*'
 grep -v "^\[       OK\|^\[ RUN" /tmp/gputest.log | tail -c 300000 > "$O/gputest.log"
+S libtest 120 $W/kernels_library_gemm_test --gtest_filter='*Cuda*'
+grep -v "^\[       OK\|^\[ RUN" /tmp/libtest.log | tail -c 100000 > "$O/libtest.log"
+S t3lib 120 $W/mmaemu run tiers/T3.yaml --suite t3-cublaslt-cuda --suite t3-cublaslt-rules-cuda --report-dir /tmp/t3lib --report-stem t3-lib
+tail -c 30000 /tmp/t3lib.log > "$O/t3lib.log"
 S t3quick 100 $W/mmaemu run tiers/T3.yaml --suite t3-gpu-quick --suite t3-gpu-quick-large --suite t3-gpu-wide-wgmma --report-dir /tmp/t3q --report-stem t3-gpu-quick
 tail -c 100000 /tmp/t3quick.log > "$O/t3quick.log"
 B() { local name=$1 limit=$2; shift 2; local t0=$(date +%s)
