@@ -165,9 +165,12 @@ MMAEMU_HD float library_partial(const LibraryLoad& in, size_t K, size_t s) {
 }
 
 // The slices' reduction and the epilogue of one output, its partials given by partial(s) (float): D's raw
-// bits. Shared by library_element (partials computed here) and the cpu backend's lanes (computed there).
+// bits. C and D in formats c_fmt and d_fmt (p.c and p.d; a caller that knows them at compile time passes
+// constants, which lets the compiler fold the conversions: the GPU's finish kernel for fp32 C and D).
+// Shared by library_element (partials computed here) and the cpu backend's lanes (computed there).
 template <class Partial>
-MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial, uint32_t c_bits) {
+MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial, uint32_t c_bits, const FmtParams& c_fmt,
+                                  const FmtParams& d_fmt) {
   float acc = 0.0f;
   for (uint32_t step = 0; step < p.reduction_steps; ++step) {
     const uint16_t first = p.reduction_first[step], second = p.reduction_second[step];
@@ -175,7 +178,7 @@ MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial
     for (int j = 0; j < (second != kAloneInStep ? 2 : 1); ++j) {  // one call site: one inlined copy on the GPU
       float y = partial(j ? second : first);
       if (p.partials_in_output_type)  // REDUCTION_SCHEME_OUTPUT_TYPE: the partial as D's type holds it
-        y = f32_of(convert(p.d, convert(fmt_params(Fmt::fp32), bits_of(y), p.d, true), fmt_params(Fmt::fp32), true));
+        y = f32_of(convert(d_fmt, convert(fmt_params(Fmt::fp32), bits_of(y), d_fmt, true), fmt_params(Fmt::fp32), true));
       x = j ? add_rn(x, y) : y;
     }
     acc = step == 0 ? x : add_rn(acc, x);
@@ -184,11 +187,15 @@ MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial
   if (p.beta_zero) {
     d = mul_rn(p.alpha, acc);
   } else {
-    const float cv = f32_of(convert(p.c, c_bits, fmt_params(Fmt::fp32), true));
+    const float cv = f32_of(convert(c_fmt, c_bits, fmt_params(Fmt::fp32), true));
     d = p.beta_fma ? fma_rn(p.beta, cv, mul_rn(p.alpha, acc)) : fma_rn(p.alpha, acc, mul_rn(p.beta, cv));
   }
-  if (d != d) return canonical_nan(p.d);
-  return convert(fmt_params(Fmt::fp32), bits_of(d), p.d, true);
+  if (d != d) return canonical_nan(d_fmt);
+  return convert(fmt_params(Fmt::fp32), bits_of(d), d_fmt, true);
+}
+template <class Partial>
+MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial, uint32_t c_bits) {
+  return library_finish(p, partial, c_bits, p.c, p.d);
 }
 
 // Slice s's partial of one output, computed on demand.

@@ -49,19 +49,4 @@ MMAEMU_HD constexpr int kmajor_offset(int row, int k, int bytes) {
          (k % per_core_row) * bytes;
 }
 
-// The pipelined wide-wgmma GEMM (tc_pipelined.cuh) copies a stage of a K-major operand of `rows` rows
-// (a multiple of 16) and 4 instruction steps (32 bytes of K each) in 16-byte chunks. Chunk q is half
-// `half` (bit 0) of row `row` (bits 1..4 the row within 16, then the 16-row block, then the step) in
-// step `step`, stored at byte `smem` of the stage (steps one after another, each in kmajor_offset's
-// layout). So 32 consecutive chunks, one warp's, read 16 rows x 32 contiguous bytes and fill 512
-// contiguous bytes of shared memory (four conflict-free wavefronts).
-struct StageChunk {
-  int row, step, half, smem;
-};
-MMAEMU_HD constexpr StageChunk stage_chunk(int q, int rows) {
-  const int half = q & 1, rest = q >> 5;
-  const int row = (rest % (rows / 16)) * 16 + ((q >> 1) & 15), step = rest / (rows / 16);
-  return {row, step, half, step * rows * 32 + kmajor_offset(row, half * 16, 1)};
-}
-
 }  // namespace mmaemu::kernels::layout

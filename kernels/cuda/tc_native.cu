@@ -24,6 +24,7 @@
 #include "kernels/cuda/tc_gemm.cuh"
 #include "kernels/cuda/tc_pipelined.cuh"
 #include "kernels/cuda/tc_slices.hpp"
+#include "kernels/cuda/tma_map.hpp"
 #include "kernels/registry.hpp"
 
 namespace mmaemu::kernels {
@@ -87,9 +88,13 @@ double run_pipelined(const GemmProblem& p, size_t steps) {
   const bool pad_a = ld != static_cast<int>(s.K);
   DeviceBuffer<Operand> bt(s.batch * s.N * ld), a_padded(pad_a ? s.batch * s.M * ld : 0);
   const unsigned z = static_cast<unsigned>(std::min<size_t>(s.batch, 65535));
-  const pl::Args<Operand, Acc> args{pad_a ? a_padded.get() : g.A, bt.get(), g.C, g.D,
-                                     (pad_a ? static_cast<size_t>(ld) : s.K) * s.M, s.N * static_cast<size_t>(ld),
-                                     pad_a ? ld : static_cast<int>(s.K), ld, g.M, g.N, g.K, g.steps, g.batch};
+  const size_t lda = pad_a ? static_cast<size_t>(ld) : s.K;
+  const TmaMap a = k_major_tensor_map({pad_a ? a_padded.get() : g.A, sizeof(Operand), s.K, s.M, lda, s.batch, lda * s.M},
+                                      pl::kTileM),
+               b = k_major_tensor_map({bt.get(), sizeof(Operand), s.K, s.N, static_cast<size_t>(ld), s.batch,
+                                       s.N * static_cast<size_t>(ld)},
+                                      I::kN);
+  const pl::Args<Operand, Acc> args{a.map, b.map, g.C, g.D, g.M, g.N, g.K, g.steps, g.batch, a.z_inner, b.z_inner};
   allow_pipelined_smem<I>();
   const dim3 grid(static_cast<unsigned>((s.N + I::kN - 1) / I::kN),
                   static_cast<unsigned>((s.M + pl::kTileM - 1) / pl::kTileM), z);
@@ -168,11 +173,16 @@ void launch_slices(const TcSlices& s) {
   const KMajorSlices a = k_major_slices<Operand>(s.a, s.a_transposed, s, s.M, a_packed);
   const KMajorSlices b = k_major_slices<Operand>(s.b, !s.b_transposed, s, s.N, b_packed);
   const int steps = static_cast<int>((s.len + I::kK - 1) / I::kK);
+  const TmaMap a_map = k_major_tensor_map({a.data, sizeof(Operand), s.len, s.M, static_cast<size_t>(a.ld), s.count,
+                                           a.slice_stride},
+                                          pl::kTileM),
+               b_map = k_major_tensor_map({b.data, sizeof(Operand), s.len, s.N, static_cast<size_t>(b.ld), s.count,
+                                           b.slice_stride},
+                                          I::kN);
   // Every chain from +0, as the library's slices start: C is not read.
-  const pl::Args<Operand, Acc> args{static_cast<const Operand*>(a.data), static_cast<const Operand*>(b.data), nullptr,
-                                    s.partials, a.slice_stride, b.slice_stride, a.ld, b.ld,
-                                    static_cast<int>(s.M), static_cast<int>(s.N), static_cast<int>(s.len), steps,
-                                    static_cast<int>(s.count)};
+  const pl::Args<Operand, Acc> args{a_map.map, b_map.map, nullptr, s.partials, static_cast<int>(s.M), static_cast<int>(s.N),
+                                    static_cast<int>(s.len), steps, static_cast<int>(s.count), a_map.z_inner,
+                                    b_map.z_inner};
   allow_pipelined_smem<I, kChain>();
   const dim3 grid(static_cast<unsigned>((s.N + I::kN - 1) / I::kN),
                   static_cast<unsigned>((s.M + pl::kTileM - 1) / pl::kTileM),

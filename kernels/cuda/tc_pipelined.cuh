@@ -4,16 +4,21 @@
 // asynchronous wgmmas on one accumulator in issue order), the last step zero-padded past K.
 //
 //   - a block is two warpgroups stacked along M: a 128 x N tile of D, each warpgroup 64 x N;
-//   - operands reach shared memory through cp.async (16 bytes a thread, no registers in between) into
-//     kStages stages of kStepsPerStage instruction steps (128 bytes of K per row); loads run two stages
-//     ahead of the tensor cores, and each warpgroup keeps one stage's wgmmas in flight while it issues
-//     the next;
+//   - operands reach shared memory through the tensor memory accelerator (one bulk copy per operand and
+//     stage, issued by one thread, completing on the stage's mbarrier) into kStages stages of
+//     kStepsPerStage instruction steps (128 bytes of K per row, 128-byte swizzled, the layout the wgmma
+//     descriptors name); copies run kStages - 1 stages ahead of the tensor cores, and each warpgroup
+//     keeps one stage's wgmmas in flight while it issues the next. (Copies by every thread with
+//     cp.async, one L2 request per 32 bytes, made the kernel L2-tag-bound: 64% of the tag rate at 22%
+//     of the tensor pipe, Nsight Compute on an H100.)
 //   - both operands are read K-major (no transpose in the instruction, which tf32 and FP8 do not have):
 //     A as it is when its rows are 16-byte multiples, B transposed once per call by pack_k_major (part of
 //     the timed work).
-// Rows of A past M and of B past N are read from the last row (their outputs are never written); K past
-// the end is zero-filled by the copy itself.
+// Rows of A past M, of B past N and K past the end are zeros from the copy itself (out of the tensor
+// map's bounds); outputs past M and N are never written.
 #pragma once
+#include <cuda.h>  // CUtensorMap
+
 #include <cstddef>
 #include <cstdint>
 
@@ -30,50 +35,58 @@ inline constexpr int kStepsPerStage = 4;
 inline constexpr int kStages = 4;
 inline constexpr int kStepRowBytes = 32;                             // one instruction step of one row
 inline constexpr int kStageRowBytes = kStepRowBytes * kStepsPerStage;  // 128
-inline constexpr int kChunksPerRow = kStageRowBytes / 16;
 
 template <class Operand, class Acc>
 struct Args {
-  const Operand* A;  // [batch][M][lda], K-major
-  const Operand* Bt; // [batch][N][ldb], K-major (B transposed)
+  // The operands as 3-D tensor maps of K-major rows (kernels/cuda/tma_map.hpp): coordinates (k, row, z),
+  // or (k, z, row) where z_inner (slices of one array, z the slice); z is the batch entry or the slice.
+  CUtensorMap a, bt;
   const Acc* C;      // [batch][M][N]; not read by the kernel for slices from +0
   Acc* D;            // [batch][M][N]
-  size_t a_batch, bt_batch;  // elements between batch entries
-  int lda, ldb;
   int M, N, K, steps, batch;
+  bool a_z_inner, bt_z_inner;
 };
 
 MMAEMU_HD constexpr int stage_bytes(int n) { return (kTileM + n) * kStageRowBytes; }
-MMAEMU_HD constexpr int smem_bytes(int n) { return kStages * stage_bytes(n); }
+// The stages start on 1024 bytes (the 128-byte swizzle's period); the dynamic buffer may not.
+MMAEMU_HD constexpr int smem_bytes(int n) { return kStages * stage_bytes(n) + 1024; }
 
-// ---- cp.async ------------------------------------------------------------------------------------------
-// 16 bytes from global to shared memory; with `valid` false nothing is read and the 16 bytes are zeros.
-__device__ __forceinline__ void copy16(void* smem, const void* gmem, bool valid) {
-  const uint32_t dst = static_cast<uint32_t>(__cvta_generic_to_shared(smem));
-  asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;\n" ::"r"(dst), "l"(gmem), "r"(valid ? 16 : 0)
+// ---- the tensor memory accelerator and mbarriers ---------------------------------------------------------
+__device__ __forceinline__ uint32_t smem_address(const void* p) {
+  return static_cast<uint32_t>(__cvta_generic_to_shared(p));
+}
+__device__ __forceinline__ void barrier_init(uint64_t* bar, int count) {
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;\n" ::"r"(smem_address(bar)), "r"(count) : "memory");
+}
+// This thread's arrival, announcing `bytes` more to land by bulk copies before the phase completes.
+__device__ __forceinline__ void barrier_expect(uint64_t* bar, uint32_t bytes) {
+  asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;\n" ::"r"(smem_address(bar)), "r"(bytes)
                : "memory");
 }
-__device__ __forceinline__ void copy_commit() { asm volatile("cp.async.commit_group;\n" ::: "memory"); }
-template <int kPending>
-__device__ __forceinline__ void copy_wait() {
-  asm volatile("cp.async.wait_group %0;\n" ::"n"(kPending) : "memory");
+__device__ __forceinline__ void barrier_wait(uint64_t* bar, uint32_t parity) {
+  uint32_t done = 0;
+  do {
+    asm volatile("{\n.reg .pred p;\nmbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\nselp.u32 %0, 1, 0, p;\n}\n"
+                 : "=r"(done)
+                 : "r"(smem_address(bar)), "r"(parity)
+                 : "memory");
+  } while (!done);
+}
+// One box of a 3-D tensor map into shared memory, completing on `bar`.
+__device__ __forceinline__ void tma_load(void* smem, const CUtensorMap* map, int c0, int c1, int c2, uint64_t* bar) {
+  asm volatile(
+      "cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1, {%2, %3, %4}], [%5];\n" ::"r"(
+          smem_address(smem)),
+      "l"(reinterpret_cast<uint64_t>(map)), "r"(c0), "r"(c1), "r"(c2), "r"(smem_address(bar))
+      : "memory");
 }
 
-// One stage of a K-major operand of `kRows` rows: rows r0 .., elements [k0, k0 + kStageK) of K, into the
-// wgmma layout, chunk by chunk as layout::stage_chunk places them.
-template <int kRows, class Operand>
-__device__ __forceinline__ void load_stage_rows(uint8_t* smem, const Operand* src, int ld, int rows, int r0,
-                                                int K, int k0, int tid) {
-  constexpr int kElems = 16 / sizeof(Operand);
-  constexpr int kChunks = kRows * kChunksPerRow;
-  static_assert(kChunks % kThreads == 0, "whole chunks per thread");
-#pragma unroll
-  for (int i = 0; i < kChunks / kThreads; ++i) {
-    const layout::StageChunk c = layout::stage_chunk(tid + i * kThreads, kRows);
-    const int row = r0 + c.row < rows ? r0 + c.row : rows - 1;
-    const int k = k0 + (2 * c.step + c.half) * kElems;
-    copy16(smem + c.smem, src + static_cast<size_t>(row) * ld + (k < K ? k : 0), k < K);
-  }
+// The wgmma descriptor of K-major rows of 128 bytes in the 128-byte swizzle (PTX ISA "Matrix Descriptor
+// Format": start address and stride byte offset (8 rows: 1024 bytes) in 16-byte units, the leading byte
+// offset unused, layout type 1). One instruction step further along K is 32 bytes further in the row.
+__device__ __forceinline__ uint64_t swizzled_descriptor(const void* smem) {
+  return static_cast<uint64_t>((smem_address(smem) & 0x3FFFF) >> 4) | uint64_t{1} << 16 | uint64_t{1024 >> 4} << 32 |
+         uint64_t{1} << 62;
 }
 
 // How a kernel's chains start and end. from_c: from C, one chain over K (the tc backend). from_zero:
@@ -85,7 +98,7 @@ __device__ __forceinline__ void load_stage_rows(uint8_t* smem, const Operand* sr
 enum class Chain { from_c, from_zero, promoted };
 
 template <class I, Chain kChain = Chain::from_c>
-__global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typename I::Operand, typename I::Acc> g) {
+__global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(const __grid_constant__ Args<typename I::Operand, typename I::Acc> g) {
   using Operand = typename I::Operand;
   using Acc = typename I::Acc;
   static_assert(kStepRowBytes == I::kK * sizeof(Operand), "one step is 32 bytes of K");
@@ -95,19 +108,28 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
   constexpr int kN = I::kN, kRegsPer8 = 4 * sizeof(Acc) / 4;  // accumulator registers per 8 columns
   constexpr int kStageK = kStepsPerStage * I::kK;                // elements of K per stage
   constexpr int kStageA = kTileM * kStageRowBytes;
-  extern __shared__ __align__(128) uint8_t smem[];
+  extern __shared__ uint8_t smem_raw[];
+  uint8_t* const smem = smem_raw + ((1024 - smem_address(smem_raw) % 1024) % 1024);
+  __shared__ uint64_t landed[kStages];  // stage s's copies have landed (phase per use)
 
   const int tid = threadIdx.x, wg = tid / 128, t = tid % 128;
   const int m0 = blockIdx.y * kTileM, n0 = blockIdx.x * kN;
   const int k_tiles = (g.steps + kStepsPerStage - 1) / kStepsPerStage;
+  if (tid == 0)
+    for (int s = 0; s < kStages; ++s) barrier_init(&landed[s], 1);
+  asm volatile("fence.mbarrier_init.release.cluster;\n" ::: "memory");
+  __syncthreads();
+  uint32_t loads = 0, uses = 0;  // stages loaded and consumed so far, over every batch entry: the phases
   for (int bt = blockIdx.z; bt < g.batch; bt += gridDim.z) {
-    const Operand* A = g.A + bt * g.a_batch;
-    const Operand* Bt = g.Bt + bt * g.bt_batch;
     const size_t mn0 = static_cast<size_t>(bt) * g.M * g.N;
-    auto load_stage = [&](int kt) {
-      uint8_t* base = smem + (kt % kStages) * stage_bytes(kN);
-      load_stage_rows<kTileM>(base, A, g.lda, g.M, m0, g.K, kt * kStageK, tid);
-      load_stage_rows<kN>(base + kStageA, Bt, g.ldb, g.N, n0, g.K, kt * kStageK, tid);
+    auto load_stage = [&](int kt) {  // one thread
+      const int buffer = loads % kStages;
+      uint8_t* base = smem + buffer * stage_bytes(kN);
+      barrier_expect(&landed[buffer], stage_bytes(kN));
+      const int k = kt * kStageK;
+      tma_load(base, &g.a, k, g.a_z_inner ? bt : m0, g.a_z_inner ? m0 : bt, &landed[buffer]);
+      tma_load(base + kStageA, &g.bt, k, g.bt_z_inner ? bt : n0, g.bt_z_inner ? n0 : bt, &landed[buffer]);
+      ++loads;
     };
 
     static_assert(kChain != Chain::promoted || sizeof(Acc) == 4, "promotion adds fp32 accumulators");
@@ -131,24 +153,15 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
         }
     }
 
-    // Stages 0 .. kStages - 3 in flight before the first instruction; one copy group per stage, empty
-    // ones included, so that "stage kt has landed" is always "at most kStages - 3 groups pending".
-    for (int kt = 0; kt < kStages - 2; ++kt) {
-      if (kt < k_tiles) load_stage(kt);
-      copy_commit();
-    }
+    // Stages 0 .. kStages - 2 in flight before the first instruction.
+    if (tid == 0)
+      for (int kt = 0; kt < kStages - 1 && kt < k_tiles; ++kt) load_stage(kt);
     for (int kt = 0; kt < k_tiles; ++kt) {
-      copy_wait<kStages - 3>();
-      // This thread's copies become visible to the tensor core's async proxy, then the barrier makes
-      // every thread's visible; it also means both warpgroups have finished stage kt - 2 (each waited
-      // for all but its last group), whose buffer the next load reuses.
-      asm volatile("fence.proxy.async.shared::cta;\n" ::: "memory");
-      __syncthreads();
-      if (kt + kStages - 2 < k_tiles) load_stage(kt + kStages - 2);
-      copy_commit();
-
-      const uint8_t* base = smem + (kt % kStages) * stage_bytes(kN);
-      const uint8_t* a = base + wg * (64 / 8) * layout::kStrideByteOffset;
+      const int buffer = uses % kStages;
+      barrier_wait(&landed[buffer], (uses / kStages) & 1);
+      ++uses;
+      const uint8_t* base = smem + buffer * stage_bytes(kN);
+      const uint8_t* a = base + wg * 64 * kStageRowBytes;
       const uint8_t* b = base + kStageA;
       const int n_steps = g.steps - kt * kStepsPerStage < kStepsPerStage ? g.steps - kt * kStepsPerStage : kStepsPerStage;
       if constexpr (kPromoted) {  // this stage's chain from +0; the last one's was added and waited for
@@ -161,10 +174,10 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
       if (n_steps == kStepsPerStage) {  // straight-line issue: no branch between the instructions
 #pragma unroll
         for (int s = 0; s < kStepsPerStage; ++s)
-          I::issue(smem_descriptor(a + s * kTileM * kStepRowBytes), smem_descriptor(b + s * kN * kStepRowBytes), acc);
+          I::issue(swizzled_descriptor(a + s * kStepRowBytes), swizzled_descriptor(b + s * kStepRowBytes), acc);
       } else {
         for (int s = 0; s < n_steps; ++s)
-          I::issue(smem_descriptor(a + s * kTileM * kStepRowBytes), smem_descriptor(b + s * kN * kStepRowBytes), acc);
+          I::issue(swizzled_descriptor(a + s * kStepRowBytes), swizzled_descriptor(b + s * kStepRowBytes), acc);
       }
       wg_commit();
       if constexpr (kPromoted) {  // the chain is promoted before the next one starts
@@ -179,6 +192,10 @@ __global__ void __launch_bounds__(kThreads, 1) wgmma_gemm_pipelined(Args<typenam
 #pragma unroll
         for (int r = 0; r < I::kAccRegs; ++r) fence_register(acc[r]);
       }
+      // Both warpgroups are done with stage kt - 1 (each waited for all but its last group): its buffer
+      // takes stage kt + kStages - 1.
+      __syncthreads();
+      if (tid == 0 && kt + kStages - 1 < k_tiles) load_stage(kt + kStages - 1);
     }
     wg_wait<0>();
 #pragma unroll

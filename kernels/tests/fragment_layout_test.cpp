@@ -4,7 +4,6 @@
 #include <gtest/gtest.h>
 
 #include <set>
-#include <tuple>
 #include <utility>
 
 namespace mmaemu::kernels::layout {
@@ -79,38 +78,6 @@ TEST(FragmentLayout, KMajorSharedLayoutIsDenseAndDisjoint) {
   EXPECT_EQ(kmajor_offset(1, 0, 2), 16);
   EXPECT_EQ(kmajor_offset(0, 8, 2), kLeadingByteOffset);
   EXPECT_EQ(kmajor_offset(8, 0, 2), kStrideByteOffset);
-}
-
-// The pipelined GEMM's stage copy: every (row, step, half) once, each chunk where kmajor_offset puts its
-// first byte, and one warp's 32 chunks on 512 contiguous bytes from 16 rows x 32 bytes (the claims its
-// comment makes about bank conflicts and coalescing).
-TEST(FragmentLayout, StageChunksCoverTheStageOnceAndStayWarpContiguous) {
-  for (int rows : {64, 128, 256}) {
-    const int chunks = rows * 4 * 2;
-    std::set<int> smem;
-    std::set<std::tuple<int, int, int>> seen;
-    for (int q = 0; q < chunks; ++q) {
-      const StageChunk c = stage_chunk(q, rows);
-      ASSERT_TRUE(c.row >= 0 && c.row < rows && c.step >= 0 && c.step < 4 && (c.half == 0 || c.half == 1)) << q;
-      ASSERT_EQ(c.smem, c.step * rows * 32 + kmajor_offset(c.row, c.half * 8, 2)) << q;
-      ASSERT_EQ(c.smem % 16, 0);
-      seen.insert({c.row, c.step, c.half});
-      smem.insert(c.smem);
-    }
-    EXPECT_EQ(seen.size(), size_t(chunks)) << rows;
-    EXPECT_EQ(smem.size(), size_t(chunks)) << rows;
-    EXPECT_EQ(*smem.rbegin(), rows * 128 - 16) << rows;
-    for (int w = 0; w < chunks; w += 32) {
-      std::set<int> warp_smem, warp_rows;
-      for (int q = w; q < w + 32; ++q) {
-        warp_smem.insert(stage_chunk(q, rows).smem);
-        warp_rows.insert(stage_chunk(q, rows).row);
-        EXPECT_EQ(stage_chunk(q, rows).step, stage_chunk(w, rows).step);
-      }
-      EXPECT_EQ(*warp_smem.rbegin() - *warp_smem.begin(), 512 - 16) << rows << " warp " << w / 32;
-      EXPECT_EQ(warp_rows.size(), 16u);
-    }
-  }
 }
 
 }  // namespace
