@@ -119,12 +119,6 @@ MMAEMU_HD uint32_t round_to(const FmtParams& f, bool neg, uint64_t mag, int scal
 
 // A value of one format in another: exact when it fits, else rounded (RNE or RZ).
 MMAEMU_HD uint32_t convert(const FmtParams& from, uint32_t bits, const FmtParams& to, bool nearest) {
-  // Within one format every value is exact: only a NaN changes (to the canonical one). Patterns with
-  // bits past the storage width or below man_shift take the general path, which drops those bits. (The
-  // library model's epilogue converts fp32 C and D this way once per output: the general path made its
-  // GPU finish kernel compute-bound.)
-  if (from.id == to.id && from.man_shift == 0 && (from.storage_bits == 32 || bits >> from.storage_bits == 0))
-    return decode(from, bits).cls == Cls::nan ? canonical_nan(to) : bits;
   const Value v = decode(from, bits);
   if (v.cls == Cls::zero) return zero_bits(to, v.neg);
   switch (v.cls) {

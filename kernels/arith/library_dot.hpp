@@ -86,6 +86,16 @@ MMAEMU_HD float fma_rn(float x, float y, float z) {
 #endif
 }
 
+// convert() for the epilogue, whose formats are often one and the same (fp32 C and D): within one format
+// every value is exact and only a NaN changes (to the canonical one); patterns with bits past the storage
+// width or below man_shift take the general path, which drops them. Not inside convert() itself: its
+// other callers (v5's inner loops) spill registers with the extra test (ptxas, tf32 on sm_90a).
+MMAEMU_HD uint32_t convert_epilogue(const FmtParams& from, uint32_t bits, const FmtParams& to) {
+  if (from.id == to.id && from.man_shift == 0 && (from.storage_bits == 32 || bits >> from.storage_bits == 0))
+    return decode(from, bits).cls == Cls::nan ? canonical_nan(to) : bits;
+  return convert(from, bits, to, true);
+}
+
 // A[k] / B[k] of one output as the library's kernel reads them (tf32: rounded to nearest-even).
 struct LibraryLoad {
   const LibraryParams& p;
@@ -187,11 +197,11 @@ MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial
   if (p.beta_zero) {
     d = mul_rn(p.alpha, acc);
   } else {
-    const float cv = f32_of(convert(c_fmt, c_bits, fmt_params(Fmt::fp32), true));
+    const float cv = f32_of(convert_epilogue(c_fmt, c_bits, fmt_params(Fmt::fp32)));
     d = p.beta_fma ? fma_rn(p.beta, cv, mul_rn(p.alpha, acc)) : fma_rn(p.alpha, acc, mul_rn(p.beta, cv));
   }
   if (d != d) return canonical_nan(d_fmt);
-  return convert(fmt_params(Fmt::fp32), bits_of(d), d_fmt, true);
+  return convert_epilogue(fmt_params(Fmt::fp32), bits_of(d), d_fmt);
 }
 template <class Partial>
 MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial, uint32_t c_bits) {
