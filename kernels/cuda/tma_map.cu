@@ -39,20 +39,14 @@ CUtensorMapDataType raw_type(int elem_bytes) {  // plain bits: the copy must not
 }  // namespace
 
 TmaMap k_major_tensor_map(const KMajorOperand& op, int box_rows) {
-  const size_t e = static_cast<size_t>(op.elem_bytes);
-  const size_t z_stride = op.z > 1 ? op.z_stride : op.rows * op.ld;
+  const TmaLayout t = k_major_tma_layout(op, box_rows);
+  const cuuint64_t dims[3] = {t.dims[0], t.dims[1], t.dims[2]}, strides[2] = {t.strides[0], t.strides[1]};
+  const cuuint32_t box[3] = {t.box[0], t.box[1], t.box[2]}, unit[3] = {1, 1, 1};
   TmaMap out{};
-  out.z_inner = z_stride < op.ld;
-  const cuuint64_t dims_outer[3] = {op.k, op.rows, op.z}, dims_inner[3] = {op.k, op.z, op.rows};
-  const cuuint64_t strides_outer[2] = {op.ld * e, z_stride * e}, strides_inner[2] = {z_stride * e, op.ld * e};
-  const cuuint32_t box_outer[3] = {static_cast<cuuint32_t>(128 / e), static_cast<cuuint32_t>(box_rows), 1},
-                   box_inner[3] = {static_cast<cuuint32_t>(128 / e), 1, static_cast<cuuint32_t>(box_rows)};
-  const cuuint32_t unit[3] = {1, 1, 1};
-  const CUresult r = encoder()(&out.map, raw_type(op.elem_bytes), 3, const_cast<void*>(op.data),
-                               out.z_inner ? dims_inner : dims_outer, out.z_inner ? strides_inner : strides_outer,
-                               out.z_inner ? box_inner : box_outer, unit, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                               CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                               CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  out.z_inner = t.z_inner;
+  const CUresult r = encoder()(&out.map, raw_type(op.elem_bytes), 3, const_cast<void*>(op.data), dims, strides, box,
+                               unit, CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                               CU_TENSOR_MAP_L2_PROMOTION_L2_128B, CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
   if (r != CUDA_SUCCESS)
     throw KernelError("tensor maps: cuTensorMapEncodeTiled refused an operand (error " + std::to_string(static_cast<int>(r)) +
                       "; k " + std::to_string(op.k) + ", rows " + std::to_string(op.rows) + ", ld " + std::to_string(op.ld) +
