@@ -4,16 +4,14 @@
 //
 // Why it is exact. Operands are decoded once into doubles (every format of a block's operands has at
 // most 24 significand bits, so a value and a product of two are exact in 53). A term of block() is the
-// product (or the addend) truncated to a multiple of g = 2^(emax - F), toward zero or toward -inf; here
-//   t = (p + Ms) - Ms,  the first sum rounded toward zero, Ms = +-1.5 * 2^(emax - F + 52)
-// (truncation toward zero: Ms of p's sign, so that the sum's magnitude is |p| + |Ms|; toward -inf:
-// Ms positive, so that the sum is positive and rounding it toward zero rounds it down). Every term has
-// |p| < 2^(emax + 2) <= 2^(emax - F + 51) (F <= 48), so p + Ms stays in the binade of Ms, whose last
-// place is g: the rounding drops exactly the bits of p below g, toward zero (or down), and subtracting
-// Ms back is exact. The terms are multiples of g with |sum| <= (L + 1) * 2^(emax + 2), which needs
-// block_sum_bits(L, F) <= 53 bits above g: their double sum is exact too. The exact sum divided by g
-// is the integer block() sums, and the same round_to gives the block's result.
-//
+// product (or the addend) truncated to a multiple of the grid g = 2^(emax - F), toward zero or toward
+// -inf. The block's sum runs as one double, the chain S = M + (the terms so far), started at
+// M = 1.5 * 2^E, E = emax - F + 52: every term has |t| < 2^(emax + 2), and the terms of a block sum to
+// at most (L + 1) * 2^(emax + 2) < 2^(E - 1) in magnitude (block_sum_bits(L, F) <= 51), so S stays in
+// M's binade [2^E, 2^(E+1)), whose last place is g. There S + p (p exact) rounded down is
+// S + floor(p / g) * g and rounded up S + ceil(p / g) * g: truncation toward zero is a fused
+// multiply-add rounded down for p >= 0 and up for p < 0, truncation toward -inf one rounded down.
+// S - M is then the exact sum of the terms, and the same round_to gives the block's result.
 // Only finite operands and addends take this path: wide_step says false for a NaN or Inf anywhere
 // (and for an instruction wide_declines), and the caller runs emu_step on the raw bits instead, so
 // the rules for specials live in one place.
@@ -41,14 +39,14 @@ struct WideOperand {
 // 2^e for a normal double exponent (-1022 <= e <= 1023).
 MMAEMU_HD double pow2(int e) { return f64_from_bits(static_cast<uint64_t>(e + 1023) << 52); }
 
-// x + y rounded toward zero. The device has it as an instruction; the host computes the nearest sum
-// and its exact error (TwoSum) and steps back one place where the nearest overshot.
-MMAEMU_HD double add_toward_zero(double x, double y) {
+// x + y rounded down. On the host the nearest sum and its exact error (TwoSum), stepped one place
+// down where the nearest went up; the device has it as an instruction.
+MMAEMU_HD double add_down(double x, double y) {
 #if defined(__CUDA_ARCH__)
-  return __dadd_rz(x, y);
+  return __dadd_rd(x, y);
 #else
   const double s = x + y, yy = s - x, err = (x - (s - yy)) + (y - yy);
-  return err != 0 && (err < 0) != (s < 0) ? std::nextafter(s, 0.0) : s;
+  return err < 0 ? std::nextafter(s, -HUGE_VAL) : s;
 #endif
 }
 MMAEMU_HD bool sign_of(double x) {
@@ -64,7 +62,7 @@ MMAEMU_HD const char* wide_declines(const OpParams& p) {
   if (p.lowered) return "lowered instructions run as their lowering";
   if (p.instr.scale.present) return "block-scaled instructions";
   const BlockParams& bp = p.instr.block;
-  if (bp.F > 48 || block_sum_bits(bp.L, bp.F) > 53) return "a block sum wider than a double's 53 bits";
+  if (bp.F > 48 || block_sum_bits(bp.L, bp.F) > 51) return "a block sum too wide for a double's chain (53 bits)";
   return nullptr;
 }
 
@@ -81,12 +79,28 @@ MMAEMU_HD bool wide_operand(const FmtParams& f, uint32_t bits, const BlockParams
   return true;
 }
 
-// block()'s term: v truncated to a multiple of 2^g_exp, as add_term truncates it.
-MMAEMU_HD double truncated_term(double v, int g_exp, const BlockParams& bp) {
-  const double m = 1.5 * pow2(g_exp + 52);
-  if (bp.floor_truncation) return add_toward_zero(v, m) - m;  // v + m > 0: toward zero is down
-  const double ms = sign_of(v) ? -m : m;
-  return add_toward_zero(v, ms) - ms;
+// The chain's origin M for a block aligned at emax (see the top of the file): 1.5 * 2^E.
+MMAEMU_HD double chain_origin(const BlockParams& bp, int emax) {
+  return f64_from_bits((static_cast<uint64_t>(emax - bp.F + 52 + 1023) << 52) | (uint64_t{1} << 51));
+}
+
+// The chain s plus the term of the product a * b: the product truncated to the block's grid, as
+// block()'s add_term truncates it. A zero product adds nothing.
+//
+// One rounding direction serves both signs: truncating p toward zero is flooring |p|, so with
+// sigma the product's sign, s' = sigma * (sigma * s + |a| * |b| rounded down): for sigma = -1,
+// -s + |p| lies in -s's binade, where rounding down moves toward -inf by the bits of |p| below the
+// grid, and negating it back gives s - floor(|p| / g) * g = s + trunc(p). The GPU's tile kernel keeps
+// sigma * s' as its running chain and sets the next product's sign with one logic operation
+// (kernels/cuda/v5_wide.cuh); this is the same arithmetic, one product at a time.
+MMAEMU_HD double chain_add(const BlockParams& bp, double s, double a, double b) {
+  if (bp.floor_truncation) return add_down(s, a * b);  // exact product: at most 48 significand bits
+  const bool negative = sign_of(a) != sign_of(b);
+#if defined(__CUDA_ARCH__)
+  return fabs(__fma_rd(fabs(a), fabs(b), negative ? -s : s));
+#else
+  return std::fabs(add_down(negative ? -s : s, std::fabs(a) * std::fabs(b)));
+#endif
 }
 
 // The double nearest below in magnitude (toward zero) as a float: an instruction on the device; on the
@@ -147,18 +161,19 @@ MMAEMU_HD bool wide_block(const BlockParams& bp, const WideLoad& load, int start
     out = block_result(scan, 0);
     return true;
   }
-  // Pass 2: the exact sum of the truncated terms, in units of 2^g_exp.
-  const int g_exp = scan.emax - bp.F;
-  double sum = 0;
+  // Pass 2: the chain of the truncated terms.
+  const double origin = chain_origin(bp, scan.emax);
+  double chain = origin;
   for (int i = start; i < start + n; ++i) {
     const WideOperand *a, *b;
     load(i, a, b);
-    if (!a->zero && !b->zero) sum += truncated_term(a->v * b->v, g_exp, bp);
+    chain = chain_add(bp, chain, a->v, b->v);
   }
   if (c.cls != Cls::zero) {
     const double cv = static_cast<double>(c.sig) * pow2(c.exp - fc.man_bits);
-    sum += truncated_term(c.neg ? -cv : cv, g_exp, bp);
+    chain = chain_add(bp, chain, c.neg ? -cv : cv, 1.0);
   }
+  const double sum = chain - origin;  // exact: both in the chain's binade
   out = wide_result(bp, scan.emax, sum);
   return true;
 }

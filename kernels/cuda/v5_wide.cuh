@@ -2,12 +2,11 @@
 //
 // Where v4 spends most of its lane operations (about 180 per multiply-add on an H200: decoding, 64-bit
 // integer alignment, branches per term), a block here costs per product half a packed 16-bit
-// add-and-max (pass 1: two rows' exponents in one word) and, in pass 2, one logic operation for the
-// sign, one fp64 fma rounded toward zero and two fp64 adds: operands are decoded once per stage into
-// doubles and exponents in shared memory, products of them are exact, and truncation to the block's
-// grid is an add rounded toward zero (wide_block.hpp says why that is exact), here fused with the
-// product. The profiles v4_params.cuh lists run with their parameters as constants, so that the
-// per-block work on the accumulator (decoding it, its term, the rounding) folds to a few operations.
+// add-and-max (pass 1: two rows' exponents in one word) and, in pass 2, one fp64 fma into the output's
+// chain, rounded down or up by the product's sign (wide_block.hpp says why that is the truncated term,
+// exactly): operands are decoded once per stage into doubles and exponents in shared memory. The
+// profiles v4_params.cuh lists run with their parameters as constants, so that the per-block work on
+// the accumulator (decoding it, its term, the rounding) folds to a few operations.
 //
 // Block: a tile of D (of one batch entry), TileShape below: 64 x 64 at 4 x 4 outputs per thread as
 // in v4, or one output per thread for few rows. K is staged one instruction step at a time (k <= 32
@@ -82,6 +81,31 @@ struct GlobalLoad {
   }
 };
 
+// emu_step for one output's step, out of line: the uncommon cases are rare, and inlined at every
+// output of a thread's tile their code and registers crowded the common path's (which spilled). The
+// parameters are not passed from the caller: for a FixedParams kernel the callee makes its own
+// constants (a reference would let the call write the caller's, as far as the compiler knows, and
+// turn every later use of them into a load); a generic kernel passes the address of its parameter
+// (a __grid_constant__, so that no copy is made).
+template <class Spec, class Operand>
+__device__ __noinline__ uint32_t uncommon_step(const arith::OpParams* generic, GlobalLoad<Operand> load, uint32_t acc,
+                                               bool later) {
+  if constexpr (Spec::kFixed) {
+    constexpr arith::OpParams kParams = Spec::params();
+    return arith::emu_step(kParams, load, acc, later);
+  } else {
+    return arith::emu_step(*generic, load, acc, later);
+  }
+}
+template <class Spec>
+__device__ __forceinline__ const arith::OpParams* generic_params(const arith::OpParams& p) {
+  if constexpr (Spec::kFixed) {
+    return nullptr;
+  } else {
+    return &p;
+  }
+}
+
 // Decodes one operand into the stage's tiles; a NaN or Inf raises the stage's flag.
 __device__ __forceinline__ void stage_operand(const arith::FmtParams& f, uint32_t bits, const arith::BlockParams& bp,
                                               double& value, int16_t& exp, int& special) {
@@ -102,48 +126,63 @@ __device__ __forceinline__ uint32_t both_halves(int16_t e) {
 
 // The pieces of a block every layout of its products shares (wide_tiles, wide_split_row).
 //
-// The addend's part: raises emax (the largest product exponent) to the addend's, gives the addend's
-// term truncated to the block's grid and the grid as the high word of the rounding constant
-// m = 1.5 * 2^(emax - F + 52) (its low word is 0). False where the block is not the common case: no
-// non-zero product, a NaN or Inf addend, or a zero product (or addend) that could lead the block,
-// which happens only below the profile's fixed zero-product exponent.
+// The format of the addend of block b0 of step s: C's in the first step, D's in later ones, the
+// blocks' result format after a step's first block. Chosen by value, not through a pointer, so that
+// with constant parameters it is a constant (a pointer kept the parameters in local memory and
+// decoded the accumulator with run-time shifts).
+__device__ __forceinline__ arith::FmtParams addend_format(const arith::InstrParams& ip, int s, int b0) {
+  return b0 > 0 ? ip.block.result : s > 0 ? ip.d : ip.c;
+}
+
+// The addend's part: raises emax (the largest product exponent) to the addend's, and starts the
+// block's chain (wide_block.hpp) at its origin M = 1.5 * 2^(emax - F + 52) plus the addend's term
+// (positive: the chain's sign is the last product's, and none has come yet). False where the block is
+// not the common case: no non-zero product, a NaN or Inf addend, or a zero product (or addend) that
+// could lead the block, which happens only below the profile's fixed zero-product exponent.
 __device__ __forceinline__ bool block_addend(const arith::BlockParams& bp, const arith::FmtParams& acc_fmt, uint32_t acc,
-                                             int& emax, double& c_term, int& m_hi) {
-  c_term = 0;
-  m_hi = 0;
-  const arith::Value c = arith::decode(acc_fmt, acc);
-  if (emax < kNoProduct || c.cls == arith::Cls::nan || c.cls == arith::Cls::inf) return false;
-  if (c.cls != arith::Cls::zero) {
-    emax = max(emax, c.exp);
-    const double cv = static_cast<double>(c.sig) * arith::pow2(c.exp - acc_fmt.man_bits);
-    c_term = arith::truncated_term(c.neg ? -cv : cv, emax - bp.F, bp);
+                                             int emax, double& chain) {
+  bool special, zero;
+  int exp;
+  double value;
+  if (acc_fmt.id == arith::Fmt::fp32) {
+    // fp32 read directly (Value's exponent, the conversion to double exact for every finite pattern):
+    // the accumulator of nearly every profile, and decode() with its classes cost more than the
+    // block's products.
+    const int field = static_cast<int>((acc >> 23) & 0xFFu);
+    special = field == 0xFF;
+    zero = (acc << 1) == 0;
+    exp = max(field, 1) - 127;
+    value = static_cast<double>(__uint_as_float(acc));
+  } else {
+    const arith::Value c = arith::decode(acc_fmt, acc);
+    special = c.cls == arith::Cls::nan || c.cls == arith::Cls::inf;
+    zero = c.cls == arith::Cls::zero;
+    exp = c.exp;
+    const double mag = static_cast<double>(c.sig) * arith::pow2(c.exp - acc_fmt.man_bits);
+    value = c.neg ? -mag : mag;
   }
-  m_hi = ((emax - bp.F + 52 + 1023) << 20) | (1 << 19);
+  chain = 1.5;
+  if (emax < kNoProduct || special) return false;
+  if (!zero) emax = max(emax, exp);
+  chain = arith::chain_origin(bp, emax);
+  if (!zero) chain = arith::chain_add(bp, chain, value, 1.0);
   return !(bp.has_zero_product_exp && emax < bp.zero_product_exp);
 }
 
-// The block's exponent read back from m's high word (so that it need not stay in registers).
-__device__ __forceinline__ int block_exp(const arith::BlockParams& bp, int m_hi) { return (m_hi >> 20) - 1023 - 52 + bp.F; }
-
-// An operand's sign bit as truncated_product takes it: toward zero, the rounding constant takes the
-// product's sign; toward -inf it stays positive.
-__device__ __forceinline__ int sign_bit(const arith::BlockParams& bp, double v) {
-  const int sign_mask = bp.floor_truncation ? 0 : static_cast<int>(0x80000000u);
-  return __double2hiint(v) & sign_mask;
+// The chain's origin and the block's exponent, read back from the chain itself: it never leaves its
+// origin's binade, so its exponent field is the origin's (and the origin's fraction is one half), and
+// neither needs registers through the block.
+__device__ __forceinline__ double chain_origin(double chain) {
+  return __hiloint2double((__double2hiint(chain) & 0x7FF00000) | (1 << 19), 0);
 }
-
-// The product a * b truncated to the block's grid: truncated_term's add fused with the product
-// (exact, so rounding the fused sum toward zero is rounding p + ms), ms = m with the sign bits' xor
-// (one logic operation with m's high word). A zero product adds 0.
-__device__ __forceinline__ double truncated_product(double a, double b, int sign_a, int sign_b, int m_hi) {
-  const double ms = __hiloint2double((sign_a ^ sign_b) | m_hi, 0);
-  return __fma_rz(a, b, ms) - ms;
+__device__ __forceinline__ int block_exp(const arith::BlockParams& bp, double chain) {
+  return (__double2hiint(chain) >> 20) - 1023 - 52 + bp.F;
 }
 
 // The body of wide_gemm; p is the kernel's params, or the same values as compile-time constants.
 // kPrefetch: the next stage's raw operands are loaded into registers while this one computes (see
 // prefetches below); else each stage loads its own before decoding them.
-template <class Tile, bool kPrefetch, class Operand, class Acc>
+template <class Tile, class Spec, bool kPrefetch, class Operand, class Acc>
 __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmArgs<Operand, Acc>& g) {
   constexpr int kTileM = Tile::kM, kTileN = Tile::kN, kPerM = Tile::kPerM, kPerN = Tile::kPerN;
   constexpr int kThreadsM = Tile::kThreadsM, kThreadsN = Tile::kThreadsN, kThreads = Tile::kThreads;
@@ -197,7 +236,9 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
     };
 
     uint32_t acc[kPerM][kPerN];
+#pragma unroll
     for (int i = 0; i < kPerM; ++i)
+#pragma unroll
       for (int j = 0; j < kPerN; ++j) {
         const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
         acc[i][j] = m < g.M && n < g.N ? static_cast<uint32_t>(g.C[mn0 + static_cast<size_t>(m) * g.N + n]) : 0u;
@@ -245,92 +286,144 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
       const bool stage_special = __syncthreads_or(special) != 0;  // every thread's part of the stage is decoded
 
       uint32_t in[kPerM][kPerN];  // the step's addends, kept for the outputs that run emu_step
+#pragma unroll
       for (int i = 0; i < kPerM; ++i)
+#pragma unroll
         for (int j = 0; j < kPerN; ++j) in[i][j] = one_block ? 0u : acc[i][j];
       constexpr uint32_t kAllRare = kPerM * kPerN == 32 ? ~0u : (1u << (kPerM * kPerN)) - 1u;
       uint32_t rare = stage_special ? kAllRare : 0u;  // bit i * kPerN + j: that output runs emu_step
-      const arith::FmtParams* acc_fmt = s > 0 ? &ip.d : &ip.c;
       for (int b0 = 0; b0 < KI && rare != kAllRare; b0 += L) {
+        const arith::FmtParams acc_fmt = addend_format(ip, s, b0);
         const int n_blk = arith::imin(L, KI - b0);
         // Pass 1: the largest product exponent of each output's block.
         int emax[kPerM][kPerN];
         if constexpr (Tile::kPairedRows) {
           constexpr int kPairs = kPerM / 2;
           uint32_t emax2[kPairs][kPerN];
+#pragma unroll
           for (int i = 0; i < kPairs; ++i)
+#pragma unroll
             for (int j = 0; j < kPerN; ++j) emax2[i][j] = both_halves(2 * kZeroExp);
 #pragma unroll 4
           for (int k = b0; k < b0 + n_blk; ++k) {
             uint32_t ea[kPairs], eb[kPerN];
+#pragma unroll
             for (int i = 0; i < kPairs; ++i) ea[i] = *reinterpret_cast<const uint32_t*>(eA[ty + kThreadsM * i][k]);
+#pragma unroll
             for (int j = 0; j < kPerN; ++j) eb[j] = eB[k][tx + kThreadsN * j];
+#pragma unroll
             for (int i = 0; i < kPairs; ++i)
+#pragma unroll
               for (int j = 0; j < kPerN; ++j) emax2[i][j] = __viaddmax_s16x2(ea[i], eb[j], emax2[i][j]);
           }
+#pragma unroll
           for (int i = 0; i < kPairs; ++i)
+#pragma unroll
             for (int j = 0; j < kPerN; ++j) {
               emax[i][j] = static_cast<int16_t>(emax2[i][j] & 0xFFFFu);
               emax[i + kPairs][j] = static_cast<int>(emax2[i][j]) >> 16;
             }
         } else {
+#pragma unroll
           for (int i = 0; i < kPerM; ++i)
+#pragma unroll
             for (int j = 0; j < kPerN; ++j) emax[i][j] = 2 * kZeroExp;
 #pragma unroll 4
           for (int k = b0; k < b0 + n_blk; ++k) {
             int ea[kPerM], eb[kPerN];
+#pragma unroll
             for (int i = 0; i < kPerM; ++i) ea[i] = eA[ty + kThreadsM * i][k][0];
+#pragma unroll
             for (int j = 0; j < kPerN; ++j) eb[j] = static_cast<int16_t>(eB[k][tx + kThreadsN * j] & 0xFFFFu);
+#pragma unroll
             for (int i = 0; i < kPerM; ++i)
+#pragma unroll
               for (int j = 0; j < kPerN; ++j) emax[i][j] = max(emax[i][j], ea[i] + eb[j]);
           }
         }
-        // The addend, and the outputs this block cannot take; then pass 2: the exact sums of the
+        // The addend, and the outputs this block cannot take; then pass 2: each output's chain of its
         // truncated products.
-        int m_hi[kPerM][kPerN];
-        double sum[kPerM][kPerN];
+        double chain[kPerM][kPerN];
+#pragma unroll
         for (int i = 0; i < kPerM; ++i)
+#pragma unroll
           for (int j = 0; j < kPerN; ++j)
-            if (!block_addend(bp, *acc_fmt, acc[i][j], emax[i][j], sum[i][j], m_hi[i][j])) rare |= 1u << (i * kPerN + j);
+            if (!block_addend(bp, acc_fmt, acc[i][j], emax[i][j], chain[i][j])) rare |= 1u << (i * kPerN + j);
+        // The chain of each output (wide_block.hpp's chain_add), kept as T = sigma * S with sigma the
+        // sign of its last product: entering product k, T's sign is set to the product's by flipping it
+        // where the signs of a and of b changed since k - 1 (flip_a, flip_b: once per operand), so that
+        // each product costs one logic operation and one fma rounded down, T' = sigma_k * S'.
+        // Truncation toward -inf needs no signs: S' = S + a * b rounded down.
+        uint32_t sign_a[kPerM], sign_b[kPerN];  // the operands' sign bits at k - 1 (0 before the first)
+#pragma unroll
+        for (int i = 0; i < kPerM; ++i) sign_a[i] = 0;
+#pragma unroll
+        for (int j = 0; j < kPerN; ++j) sign_b[j] = 0;
 #pragma unroll 4
         for (int k = b0; k < b0 + n_blk; ++k) {
           double va[kPerM], vb[kPerN];
-          int sa[kPerM], sb[kPerN];
+          uint32_t flip_a[kPerM], flip_b[kPerN];
+#pragma unroll
           for (int i = 0; i < kPerM; ++i) {
             va[i] = wA[ty + kThreadsM * i][k];
-            sa[i] = sign_bit(bp, va[i]);
+            const uint32_t hi = static_cast<uint32_t>(__double2hiint(va[i]));
+            flip_a[i] = (hi ^ sign_a[i]) & 0x80000000u;
+            sign_a[i] = hi;
           }
+#pragma unroll
           for (int j = 0; j < kPerN; ++j) {
             vb[j] = wB[k][tx + kThreadsN * j];
-            sb[j] = sign_bit(bp, vb[j]);
+            const uint32_t hi = static_cast<uint32_t>(__double2hiint(vb[j]));
+            flip_b[j] = (hi ^ sign_b[j]) & 0x80000000u;
+            sign_b[j] = hi;
           }
+#pragma unroll
           for (int i = 0; i < kPerM; ++i)
-            for (int j = 0; j < kPerN; ++j) sum[i][j] += truncated_product(va[i], vb[j], sa[i], sb[j], m_hi[i][j]);
+#pragma unroll
+            for (int j = 0; j < kPerN; ++j) {
+              double& t = chain[i][j];
+              if (bp.floor_truncation) {
+                t = __fma_rd(va[i], vb[j], t);
+              } else {
+                const int hi = __double2hiint(t) ^ static_cast<int>(flip_a[i] ^ flip_b[j]);
+                t = __fma_rd(fabs(va[i]), fabs(vb[j]), __hiloint2double(hi, __double2loint(t)));
+              }
+            }
         }
-        // The block's result, rounded once (wide_result: the decision shared with the CPU's check).
+#pragma unroll
         for (int i = 0; i < kPerM; ++i)
+#pragma unroll
+          for (int j = 0; j < kPerN; ++j) chain[i][j] = fabs(chain[i][j]);
+        // The block's result, rounded once (wide_result: the decision shared with the CPU's check).
+#pragma unroll
+        for (int i = 0; i < kPerM; ++i)
+#pragma unroll
           for (int j = 0; j < kPerN; ++j)
             if (!(rare & (1u << (i * kPerN + j))))
-              acc[i][j] = arith::wide_result(bp, block_exp(bp, m_hi[i][j]), sum[i][j]);
-        acc_fmt = &bp.result;
+              acc[i][j] = arith::wide_result(bp, block_exp(bp, chain[i][j]), chain[i][j] - chain_origin(chain[i][j]));
       }
+#pragma unroll
       for (int i = 0; i < kPerM; ++i)
+#pragma unroll
         for (int j = 0; j < kPerN; ++j) {
           const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
           if (rare & (1u << (i * kPerN + j))) {
             if (m < g.M && n < g.N) {
               const GlobalLoad<Operand> load{A + static_cast<size_t>(m) * g.K + k0, B + static_cast<size_t>(k0) * g.N + n,
                                              g.N, arith::imin(KI, g.K - k0)};
-              acc[i][j] = arith::emu_step(p, load, one_block ? acc[i][j] : in[i][j], s > 0);
+              acc[i][j] = uncommon_step<Spec>(generic_params<Spec>(p), load, one_block ? acc[i][j] : in[i][j], s > 0);
             }
           } else {
-            acc[i][j] = arith::to_output(*acc_fmt, acc[i][j], ip.d);
+            acc[i][j] = arith::to_output(bp.result, acc[i][j], ip.d);
           }
           if (g.trace && m < g.M && n < g.N)
             g.trace[(mn0 + static_cast<size_t>(m) * g.N + n) * g.steps + s] = static_cast<Acc>(acc[i][j]);
         }
     }
 
+#pragma unroll
     for (int i = 0; i < kPerM; ++i)
+#pragma unroll
       for (int j = 0; j < kPerN; ++j) {
         const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
         if (m < g.M && n < g.N) g.D[mn0 + static_cast<size_t>(m) * g.N + n] = static_cast<Acc>(acc[i][j]);
@@ -342,7 +435,7 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
 // its lanes those of the warp with the same lane % (32 / kLanes) (q = lane / (32 / kLanes) the lane's
 // share: products b0 + q, b0 + q + kLanes, ...). Every lane of an output holds its accumulator; the
 // uncommon cases run emu_step on the output's first lane, whose result the others take.
-template <class Tile, class Operand, class Acc>
+template <class Tile, class Spec, class Operand, class Acc>
 __device__ __forceinline__ void wide_split_row(const arith::OpParams& p, const GemmArgs<Operand, Acc>& g) {
   constexpr int kN = Tile::kN, kLanes = Tile::kLanes, kThreads = Tile::kThreads, kPerWarp = 32 / kLanes;
   __shared__ double wA[kMaxStepK];
@@ -391,31 +484,28 @@ __device__ __forceinline__ void wide_split_row(const arith::OpParams& p, const G
 
       const uint32_t in = acc;  // the step's addend, for emu_step
       bool rare = stage_special;
-      const arith::FmtParams* acc_fmt = s > 0 ? &ip.d : &ip.c;
       for (int b0 = 0; b0 < KI; b0 += L) {  // the same blocks in every lane: the shuffles need them all
+        const arith::FmtParams acc_fmt = addend_format(ip, s, b0);
         const int n_blk = arith::imin(L, KI - b0);
         int emax = 2 * kZeroExp;
         for (int k = b0 + q; k < b0 + n_blk; k += kLanes) emax = max(emax, eA[k] + eB[k][o]);
         for (int d = kPerWarp; d < 32; d <<= 1) emax = max(emax, __shfl_xor_sync(~0u, emax, d));
-        double c_term;
-        int m_hi;
-        if (!block_addend(bp, *acc_fmt, acc, emax, c_term, m_hi)) rare = true;
-        double sum = 0;
-        for (int k = b0 + q; k < b0 + n_blk; k += kLanes) {
-          const double a = wA[k], b = wB[k][o];
-          sum += truncated_product(a, b, sign_bit(bp, a), sign_bit(bp, b), m_hi);
-        }
+        double start;  // the chain's origin plus the addend's term, on every lane
+        if (!block_addend(bp, acc_fmt, acc, emax, start)) rare = true;
+        const double origin = chain_origin(start);
+        double chain = q == 0 ? start : origin;  // the addend's term once, on the output's first lane
+        for (int k = b0 + q; k < b0 + n_blk; k += kLanes) chain = arith::chain_add(bp, chain, wA[k], wB[k][o]);
+        double sum = chain - origin;  // exact: both in the chain's binade
         for (int d = kPerWarp; d < 32; d <<= 1) sum += __shfl_xor_sync(~0u, sum, d);  // exact: multiples of the grid
-        if (!rare) acc = arith::wide_result(bp, block_exp(bp, m_hi), sum + c_term);
-        acc_fmt = &bp.result;
+        if (!rare) acc = arith::wide_result(bp, block_exp(bp, start), sum);
       }
       if (rare) {
         if (q == 0 && valid) {
           const GlobalLoad<Operand> load{A + k0, B + static_cast<size_t>(k0) * g.N + n, g.N, arith::imin(KI, g.K - k0)};
-          acc = arith::emu_step(p, load, one_block ? acc : in, s > 0);
+          acc = uncommon_step<Spec>(generic_params<Spec>(p), load, one_block ? acc : in, s > 0);
         }
       } else {
-        acc = arith::to_output(*acc_fmt, acc, ip.d);
+        acc = arith::to_output(bp.result, acc, ip.d);
       }
       acc = __shfl_sync(~0u, acc, first);  // the output's first lane holds emu_step's result
       if (g.trace && valid && q == 0) g.trace[(mn0 + static_cast<size_t>(m) * g.N + n) * g.steps + s] = static_cast<Acc>(acc);
@@ -440,19 +530,20 @@ __host__ __device__ constexpr bool prefetches() {
 // Spec: v4::GenericParams (the arithmetic reads `params`) or a FixedParams whose params() equal
 // `params` (checked by the host before it picks the kernel). Either way the code and the bits are the same.
 template <class Tile, class Spec, class Operand, class Acc>
-__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm(arith::OpParams params, GemmArgs<Operand, Acc> g) {
+__global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm(const __grid_constant__ arith::OpParams params,
+                                                                        GemmArgs<Operand, Acc> g) {
   if constexpr (Tile::kSplit) {
     if constexpr (Spec::kFixed) {
       constexpr arith::OpParams kParams = Spec::params();
-      wide_split_row<Tile>(kParams, g);
+      wide_split_row<Tile, Spec>(kParams, g);
     } else {
-      wide_split_row<Tile>(params, g);
+      wide_split_row<Tile, Spec>(params, g);
     }
   } else if constexpr (Spec::kFixed) {
     constexpr arith::OpParams kParams = Spec::params();
-    wide_tiles<Tile, prefetches<Tile, Spec>()>(kParams, g);
+    wide_tiles<Tile, Spec, prefetches<Tile, Spec>()>(kParams, g);
   } else {
-    wide_tiles<Tile, false>(params, g);
+    wide_tiles<Tile, Spec, false>(params, g);
   }
 }
 

@@ -137,33 +137,44 @@ TEST(KernelArith, EveryProfileFitsSixtyFourBitSums) {
   EXPECT_EQ(arith::block_sum_bits(16, 25), 32);
 }
 
-// wide_block.hpp's term against add_term's, both truncations: products of up to 24-bit significands
-// and addends, from far above the grid (exact) through it to far below (a zero term, or -1 unit when
-// flooring a negative one), every sign.
-TEST(KernelArith, WideTermsEqualAddTermBothTruncations) {
+// wide_block.hpp's chain against add_term's sum, both truncations: blocks of 1 to 32 terms, products
+// of up to 24-bit significands, from the top of the block through its grid to far below (a zero term,
+// or -1 unit when flooring a negative one), every sign; each term a product of two factors as the
+// kernels give it.
+TEST(KernelArith, WideChainEqualsAddTermSumsBothTruncations) {
   std::mt19937_64 rng(20261205);
-  size_t checked = 0;
+  size_t terms = 0;
   for (bool floor : {false, true}) {
     arith::BlockParams bp;
     bp.F = 25;
+    bp.L = 32;
     bp.floor_truncation = floor;
-    for (int i = 0; i < 200000; ++i) {
-      const int frac_bits = static_cast<int>(rng() % 47);  // a product of two fractions up to 23 bits each
-      const uint64_t sig = (rng() >> (64 - frac_bits - 2)) | (uint64_t{1} << frac_bits);  // [1, 4) * 2^frac_bits
+    for (int block = 0; block < 20000; ++block) {
       const int emax = static_cast<int>(rng() % 200) - 100;
-      const int exp = emax - static_cast<int>(rng() % 80);  // at the top of the block down to far below its grid
-      const bool neg = rng() & 1;
+      const int n = 1 + static_cast<int>(rng() % bp.L);
       int64_t want = 0;
-      arith::add_term(want, neg, sig, exp, frac_bits, emax, bp);
-      const double v = static_cast<double>(sig) * arith::pow2(exp - frac_bits);
-      const double got = arith::truncated_term(neg ? -v : v, emax - bp.F, bp);
-      ASSERT_EQ(got * arith::pow2(bp.F - emax), static_cast<double>(want))
-          << (floor ? "floor" : "toward zero") << ": sig " << sig << " exp " << exp << " frac bits " << frac_bits
-          << " emax " << emax << " negative " << neg;
-      ++checked;
+      const double origin = arith::chain_origin(bp, emax);
+      double chain = origin;
+      for (int t = 0; t < n; ++t) {
+        const int frac_bits = static_cast<int>(rng() % 47);  // a product of two fractions up to 23 bits each
+        const uint64_t sig = (rng() >> (64 - frac_bits - 2)) | (uint64_t{1} << frac_bits);  // [1, 4) * 2^frac_bits
+        const int exp = emax - static_cast<int>(rng() % 80);  // at the top of the block down to far below its grid
+        const bool neg = rng() & 1;
+        arith::add_term(want, neg, sig, exp, frac_bits, emax, bp);
+        // The product as two exact factors: the significand's high and low halves' split is immaterial,
+        // so take a power of two as the second factor (its sign random too).
+        const int shift = static_cast<int>(rng() % 8);
+        const bool neg_b = rng() & 1;
+        const double a = static_cast<double>(sig) * arith::pow2(exp - frac_bits - shift);
+        const double b = arith::pow2(shift);
+        chain = arith::chain_add(bp, chain, neg != neg_b ? -a : a, neg_b ? -b : b);
+        ++terms;
+      }
+      ASSERT_EQ((chain - origin) * arith::pow2(bp.F - emax), static_cast<double>(want))
+          << (floor ? "floor" : "toward zero") << ": block " << block << " of " << n << " terms, emax " << emax;
     }
   }
-  EXPECT_EQ(checked, 400000u);
+  EXPECT_GT(terms, 500000u);
 }
 
 TEST(KernelArith, PartSizesCoverK) {
