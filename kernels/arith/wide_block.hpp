@@ -29,7 +29,7 @@
 namespace mmaemu::kernels::arith {
 
 // An operand decoded once for every block that reads it: its exact value, and the exponent the block
-// aligns by (Value::exp; 0 for a zero, which never aligns). Specials have no WideOperand.
+// aligns by (Value::exp; meaningless for a zero, which never aligns). Specials have no WideOperand.
 struct WideOperand {
   double v;
   int exp;
@@ -49,6 +49,13 @@ MMAEMU_HD double add_down(double x, double y) {
   return err < 0 ? std::nextafter(s, -HUGE_VAL) : s;
 #endif
 }
+MMAEMU_HD double fabs_hd(double x) {
+#if defined(__CUDA_ARCH__)
+  return fabs(x);
+#else
+  return std::fabs(x);
+#endif
+}
 MMAEMU_HD bool sign_of(double x) {
 #if defined(__CUDA_ARCH__)
   return signbit(x);
@@ -66,18 +73,25 @@ MMAEMU_HD const char* wide_declines(const OpParams& p) {
   return nullptr;
 }
 
-// The operand as blocks read it; false for NaN and Inf.
+// The operand as blocks read it (decode()'s Value as a double); false for NaN and Inf. Written without
+// branches on the class: the GPU decodes every operand of a stage with it, where decode()'s classes
+// cost several times the arithmetic.
 MMAEMU_HD bool wide_operand(const FmtParams& f, uint32_t bits, const BlockParams& bp, WideOperand& out) {
-  const Value x = read_operand(f, bits, bp);
-  if (x.cls == Cls::nan || x.cls == Cls::inf) return false;
-  if (x.cls == Cls::zero) {
-    out = {x.neg ? -0.0 : 0.0, 0, true};
-    return true;
-  }
-  const double mag = static_cast<double>(x.sig) * pow2(x.exp - f.man_bits);
-  out = {x.neg ? -mag : mag, x.exp, false};
-  return true;
+  if (f.id == Fmt::tf32 && bp.tf32_input_nearest) bits = convert(fmt_params(Fmt::fp32), bits, f, true);  // read_operand's
+  const uint32_t frac = (bits >> f.man_shift) & low_mask(f.man_bits);
+  const uint32_t field = (bits >> (f.man_shift + f.man_bits)) & low_mask(f.exp_bits);
+  const uint64_t sign = static_cast<uint64_t>((bits >> (f.storage_bits - 1)) & 1u) << 63;
+  const bool top = field == low_mask(f.exp_bits);
+  const bool special = f.specials == Specials::ieee             ? top
+                       : f.specials == Specials::finite_one_nan ? top && frac == low_mask(f.man_bits)
+                                                                : false;
+  const uint32_t sig = frac | (field != 0 ? 1u << f.man_bits : 0u);
+  const int exp = (field != 0 ? static_cast<int>(field) : 1) - f.bias;
+  const double mag = static_cast<double>(sig) * pow2(exp - f.man_bits);
+  out = {f64_from_bits(bits_from_f64(mag) | sign), exp, sig == 0};  // the sign as a bit: -0 for a negative zero
+  return !special;
 }
+
 
 // The chain's origin M for a block aligned at emax (see the top of the file): 1.5 * 2^E.
 MMAEMU_HD double chain_origin(const BlockParams& bp, int emax) {
@@ -94,12 +108,15 @@ MMAEMU_HD double chain_origin(const BlockParams& bp, int emax) {
 // sigma * s' as its running chain and sets the next product's sign with one logic operation
 // (kernels/cuda/v5_wide.cuh); this is the same arithmetic, one product at a time.
 MMAEMU_HD double chain_add(const BlockParams& bp, double s, double a, double b) {
-  if (bp.floor_truncation) return add_down(s, a * b);  // exact product: at most 48 significand bits
-  const bool negative = sign_of(a) != sign_of(b);
+  constexpr uint64_t kSign = uint64_t{1} << 63;
 #if defined(__CUDA_ARCH__)
-  return fabs(__fma_rd(fabs(a), fabs(b), negative ? -s : s));
+  if (bp.floor_truncation) return __fma_rd(a, b, s);
+  const uint64_t sigma = (bits_from_f64(a) ^ bits_from_f64(b)) & kSign;  // the product's sign, as a bit
+  return f64_from_bits(bits_from_f64(__fma_rd(fabs(a), fabs(b), f64_from_bits(bits_from_f64(s) ^ sigma))) & ~kSign);
 #else
-  return std::fabs(add_down(negative ? -s : s, std::fabs(a) * std::fabs(b)));
+  if (bp.floor_truncation) return add_down(s, a * b);  // exact product: at most 48 significand bits
+  const uint64_t sigma = (bits_from_f64(a) ^ bits_from_f64(b)) & kSign;
+  return f64_from_bits(bits_from_f64(add_down(f64_from_bits(bits_from_f64(s) ^ sigma), std::fabs(a) * std::fabs(b))) & ~kSign);
 #endif
 }
 
@@ -122,7 +139,7 @@ MMAEMU_HD float to_float_toward_zero(double x) {
 // the profile says. Every other block takes block_result on the sum in units of its grid.
 MMAEMU_HD uint32_t wide_result(const BlockParams& bp, int emax, double sum) {
   const bool fp32_range = bp.result.id == Fmt::fp32 || bp.result.id == Fmt::e8m13;
-  if (fp32_range && !bp.round_nearest && (sum < 0 ? -sum : sum) < pow2(128)) {
+  if (fp32_range && !bp.round_nearest && fabs_hd(sum) < pow2(128)) {
     const float f = to_float_toward_zero(sum);
     uint32_t r;
 #if defined(__CUDA_ARCH__)

@@ -110,10 +110,7 @@ __device__ __forceinline__ const arith::OpParams* generic_params(const arith::Op
 __device__ __forceinline__ void stage_operand(const arith::FmtParams& f, uint32_t bits, const arith::BlockParams& bp,
                                               double& value, int16_t& exp, int& special) {
   arith::WideOperand w;
-  if (!arith::wide_operand(f, bits, bp, w)) {
-    special = 1;
-    w = {0.0, 0, true};
-  }
+  if (!arith::wide_operand(f, bits, bp, w)) special = 1;  // what is staged then is never read
   value = w.v;
   exp = w.zero ? kZeroExp : static_cast<int16_t>(w.exp);
 }
@@ -161,22 +158,22 @@ __device__ __forceinline__ bool block_addend(const arith::BlockParams& bp, const
     const double mag = static_cast<double>(c.sig) * arith::pow2(c.exp - acc_fmt.man_bits);
     value = c.neg ? -mag : mag;
   }
-  chain = 1.5;
-  if (emax < kNoProduct || special) return false;
+  // Without branches: a zero addend adds nothing to the chain and does not raise emax.
+  const bool common = emax >= kNoProduct && !special;
   if (!zero) emax = max(emax, exp);
-  chain = arith::chain_origin(bp, emax);
-  if (!zero) chain = arith::chain_add(bp, chain, value, 1.0);
-  return !(bp.has_zero_product_exp && emax < bp.zero_product_exp);
+  chain = arith::chain_add(bp, arith::chain_origin(bp, emax), value, 1.0);
+  return common && !(bp.has_zero_product_exp && emax < bp.zero_product_exp);
 }
 
 // The chain's origin and the block's exponent, read back from the chain itself: it never leaves its
 // origin's binade, so its exponent field is the origin's (and the origin's fraction is one half), and
 // neither needs registers through the block.
+// The chain may carry a sign (wide_tiles' running chains); both ignore it.
 __device__ __forceinline__ double chain_origin(double chain) {
   return __hiloint2double((__double2hiint(chain) & 0x7FF00000) | (1 << 19), 0);
 }
 __device__ __forceinline__ int block_exp(const arith::BlockParams& bp, double chain) {
-  return (__double2hiint(chain) >> 20) - 1023 - 52 + bp.F;
+  return ((__double2hiint(chain) >> 20) & 0x7FF) - 1023 - 52 + bp.F;
 }
 
 // The body of wide_gemm; p is the kernel's params, or the same values as compile-time constants.
@@ -390,17 +387,13 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
               }
             }
         }
-#pragma unroll
-        for (int i = 0; i < kPerM; ++i)
-#pragma unroll
-          for (int j = 0; j < kPerN; ++j) chain[i][j] = fabs(chain[i][j]);
         // The block's result, rounded once (wide_result: the decision shared with the CPU's check).
 #pragma unroll
         for (int i = 0; i < kPerM; ++i)
 #pragma unroll
           for (int j = 0; j < kPerN; ++j)
             if (!(rare & (1u << (i * kPerN + j))))
-              acc[i][j] = arith::wide_result(bp, block_exp(bp, chain[i][j]), chain[i][j] - chain_origin(chain[i][j]));
+              acc[i][j] = arith::wide_result(bp, block_exp(bp, chain[i][j]), fabs(chain[i][j]) - chain_origin(chain[i][j]));
       }
 #pragma unroll
       for (int i = 0; i < kPerM; ++i)
