@@ -45,6 +45,10 @@ struct TileShape {
   // Blocks per SM the registers must allow: two of 256 threads (128 registers a thread), so that a
   // warp waiting on a barrier or a load leaves others to issue.
   static constexpr int kMinBlocks = kThreads >= 256 ? 2 : 1;
+  // Registers a thread may spend on loading the next stage while this one computes (prefetches()):
+  // sixteen outputs' chains leave four (with eight, the 16-bit kernels spilled, and their stores of
+  // the loaded words waited for the loads); one output leaves eight.
+  static constexpr int kPrefetchRegs = kPerM * kPerN > 1 ? 4 : 8;
 };
 // One row (a decode shape of one token), kLanes lanes per output: each lane takes every kLanes-th
 // product of a block, and the block's exponent and exact sum are gathered over the output's lanes by
@@ -356,7 +360,7 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
         for (int i = 0; i < kPerM; ++i) sign_a[i] = 0;
 #pragma unroll
         for (int j = 0; j < kPerN; ++j) sign_b[j] = 0;
-#pragma unroll 4
+#pragma unroll
         for (int k = b0; k < b0 + n_blk; ++k) {
           double va[kPerM], vb[kPerN];
           uint32_t flip_a[kPerM], flip_b[kPerN];
@@ -508,13 +512,13 @@ __device__ __forceinline__ void wide_split_row(const arith::OpParams& p, const G
 }
 
 // Whether a kernel loads the next stage while this one computes: where its stage is known at compile
-// time and takes at most 8 registers a thread (the 16-bit and tf32 profiles); the generic kernel's
-// arithmetic needs those registers itself (it spilled with them).
+// time and fits the tile's kPrefetchRegs (tf32 in the GEMM tile; the 16-bit and tf32 profiles with one
+// output a thread); the generic kernel's arithmetic needs those registers itself (it spilled with them).
 template <class Tile, class Spec>
 __host__ __device__ constexpr bool prefetches() {
   if constexpr (Spec::kFixed) {
     constexpr int k = Spec::params().instr.k;
-    return (Tile::kM * k + k * Tile::kN + Tile::kThreads - 1) / Tile::kThreads <= 8;
+    return (Tile::kM * k + k * Tile::kN + Tile::kThreads - 1) / Tile::kThreads <= Tile::kPrefetchRegs;
   } else {
     return false;
   }
