@@ -5,8 +5,12 @@
 
 #if defined(__CUDACC__)
 #define MMAEMU_HD __host__ __device__ __forceinline__
+// The same, kept out of line on the device: for paths a kernel rarely takes, whose code inlined at
+// every output would crowd the common path's registers and instruction cache.
+#define MMAEMU_HD_COLD __host__ __device__ __noinline__
 #else
 #define MMAEMU_HD inline
+#define MMAEMU_HD_COLD inline
 #endif
 
 namespace mmaemu::kernels::arith {

@@ -137,23 +137,39 @@ MMAEMU_HD float to_float_toward_zero(double x) {
 // and e8m13 (fp32's range, 13 fraction bits) is that truncated further, normal and subnormal alike,
 // short of fp32's overflow (|sum| >= 2^128), which block_result turns into Inf or the largest value as
 // the profile says. Every other block takes block_result on the sum in units of its grid.
-MMAEMU_HD uint32_t wide_result(const BlockParams& bp, int emax, double sum) {
-  const bool fp32_range = bp.result.id == Fmt::fp32 || bp.result.id == Fmt::e8m13;
-  if (fp32_range && !bp.round_nearest && fabs_hd(sum) < pow2(128)) {
-    const float f = to_float_toward_zero(sum);
-    uint32_t r;
+//
+// In pieces, so that a kernel can convert all of its outputs without branches and send the few that
+// do not fit to the general rounding afterwards: wide_result is converts(bp) && fits(sum) ?
+// converted : rounded.
+MMAEMU_HD constexpr bool wide_result_converts(const BlockParams& bp) {
+  return (bp.result.id == Fmt::fp32 || bp.result.id == Fmt::e8m13) && !bp.round_nearest;
+}
+MMAEMU_HD bool wide_result_fits(double sum) { return fabs_hd(sum) < pow2(128); }
+MMAEMU_HD uint32_t wide_result_converted(const BlockParams& bp, double sum) {
+  const float f = to_float_toward_zero(sum);
+  uint32_t r;
 #if defined(__CUDA_ARCH__)
-    r = __float_as_uint(f);
+  r = __float_as_uint(f);
 #else
-    std::memcpy(&r, &f, sizeof r);
+  std::memcpy(&r, &f, sizeof r);
 #endif
-    r &= ~low_mask(bp.result.man_shift);  // e8m13: its 13 fraction bits of fp32's 23
-    return r == zero_bits(bp.result, true) ? zero_bits(bp.result, false) : r;  // a sum that rounds to 0: +0
-  }
+  r &= ~low_mask(bp.result.man_shift);  // e8m13: its 13 fraction bits of fp32's 23
+  return r == zero_bits(bp.result, true) ? zero_bits(bp.result, false) : r;  // a sum that rounds to 0: +0
+}
+// The general rounding, by value (a reference would let the out-of-line call write the caller's
+// compile-time parameters, as far as the compiler knows).
+MMAEMU_HD uint32_t wide_result_rounded(BlockParams bp, int emax, double sum) {
   BlockScan scan{bp};
   scan.emax = emax;
   scan.all_zero = false;
   return block_result(scan, static_cast<int64_t>(sum * pow2(bp.F - emax)));
+}
+MMAEMU_HD_COLD uint32_t wide_result_rounded_cold(BlockParams bp, int emax, double sum) {
+  return wide_result_rounded(bp, emax, sum);
+}
+MMAEMU_HD uint32_t wide_result(const BlockParams& bp, int emax, double sum) {
+  if (!wide_result_converts(bp)) return wide_result_rounded(bp, emax, sum);
+  return wide_result_fits(sum) ? wide_result_converted(bp, sum) : wide_result_rounded_cold(bp, emax, sum);
 }
 
 // One block over the loader's elements [start, start + n): load(i) gives the i-th pair of decoded

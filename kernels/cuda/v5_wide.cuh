@@ -45,7 +45,7 @@ struct TileShape {
   // Blocks per SM the registers must allow: two of 256 threads (128 registers a thread), so that a
   // warp waiting on a barrier or a load leaves others to issue.
   static constexpr int kMinBlocks = kThreads >= 256 ? 2 : 1;
-  // Registers a thread may spend on loading the next stage while this one computes (prefetches()):
+  // Registers a thread may spend on loading the next stage while this one computes (stage_load()):
   // sixteen outputs' chains leave four (with eight, the 16-bit kernels spilled, and their stores of
   // the loaded words waited for the loads); one output leaves eight.
   static constexpr int kPrefetchRegs = kPerM * kPerN > 1 ? 4 : 8;
@@ -66,6 +66,11 @@ struct SplitRowShape {
 using GemmTile = TileShape<64, 64, 4, 4>;    // 256 threads
 using FewRowsTile = TileShape<8, 32, 1, 1>;  // 256 threads: a warp per row
 using SplitRowTile = SplitRowShape<16, 8>;   // 128 threads: 16 outputs of one row, 8 lanes each
+
+// How a stage's raw operands come from global memory: element by element as the stage is decoded (the
+// generic kernel, whose K is known only at run time), all of the stage into registers before it is
+// decoded (one wait for the loads, not one for each), or all of the next stage while this one computes.
+enum class StageLoad { each, whole, ahead };
 
 inline constexpr int kMaxStepK = 32;                // the largest instruction K staged whole
 inline constexpr int16_t kZeroExp = -16000;         // a zero operand's exponent: its products never lead
@@ -181,9 +186,8 @@ __device__ __forceinline__ int block_exp(const arith::BlockParams& bp, double ch
 }
 
 // The body of wide_gemm; p is the kernel's params, or the same values as compile-time constants.
-// kPrefetch: the next stage's raw operands are loaded into registers while this one computes (see
-// prefetches below); else each stage loads its own before decoding them.
-template <class Tile, class Spec, bool kPrefetch, class Operand, class Acc>
+// kLoad: how the raw operands of a stage are loaded (StageLoad, chosen by stage_load below).
+template <class Tile, class Spec, StageLoad kLoad, class Operand, class Acc>
 __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmArgs<Operand, Acc>& g) {
   constexpr int kTileM = Tile::kM, kTileN = Tile::kN, kPerM = Tile::kPerM, kPerN = Tile::kPerN;
   constexpr int kThreadsM = Tile::kThreadsM, kThreadsN = Tile::kThreadsN, kThreads = Tile::kThreads;
@@ -200,8 +204,9 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
   const int m0 = blockIdx.y * kTileM, n0 = blockIdx.x * kTileN;
   // The raw operands of one stage in registers: element e = tid + kThreads * t of A's kTileM x KI
   // (row-major) and of B's KI x kTileN (consecutive threads on consecutive n).
-  constexpr int kARegs = kPrefetch ? (kTileM * kMaxStepK + kThreads - 1) / kThreads : 1;
-  constexpr int kBRegs = kPrefetch ? (kMaxStepK * kTileN + kThreads - 1) / kThreads : 1;
+  constexpr bool kRegs = kLoad != StageLoad::each;
+  constexpr int kARegs = kRegs ? (kTileM * kMaxStepK + kThreads - 1) / kThreads : 1;
+  constexpr int kBRegs = kRegs ? (kMaxStepK * kTileN + kThreads - 1) / kThreads : 1;
   uint32_t rawA[kARegs], rawB[kBRegs];
   // One block per step (KI <= L, every profile with constant parameters): an output's addend is then
   // untouched until its step's end, and the outputs sent to emu_step need no copy of it.
@@ -245,7 +250,7 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
         acc[i][j] = m < g.M && n < g.N ? static_cast<uint32_t>(g.C[mn0 + static_cast<size_t>(m) * g.N + n]) : 0u;
       }
 
-    if constexpr (kPrefetch) fetch(0);
+    if constexpr (kLoad == StageLoad::ahead) fetch(0);
     for (int s = 0; s < g.steps; ++s) {
       const int k0 = s * KI;
       __syncthreads();  // the previous stage is read
@@ -265,7 +270,8 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
         stage_operand(ip.b, bits, bp, wB[k][c], ex, special);
         eB[k][c] = both_halves(ex);
       };
-      if constexpr (kPrefetch) {
+      if constexpr (kLoad == StageLoad::whole) fetch(k0);
+      if constexpr (kRegs) {
 #pragma unroll
         for (int t = 0; t < kARegs; ++t) {
           const int e = tid + kThreads * t;
@@ -282,7 +288,7 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
         for (int e = tid; e < kTileM * KI; e += kThreads) stage_a(e, a_bits(e, k0));
         for (int e = tid; e < KI * kTileN; e += kThreads) stage_b(e, b_bits(e, k0));
       }
-      if constexpr (kPrefetch)
+      if constexpr (kLoad == StageLoad::ahead)
         if (s + 1 < g.steps) fetch(k0 + KI);  // in flight while this stage computes
       const bool stage_special = __syncthreads_or(special) != 0;  // every thread's part of the stage is decoded
 
@@ -391,31 +397,64 @@ __device__ __forceinline__ void wide_tiles(const arith::OpParams& p, const GemmA
               }
             }
         }
-        // The block's result, rounded once (wide_result: the decision shared with the CPU's check).
+        // The block's result, rounded once: wide_result's pieces (the decision shared with the CPU's
+        // check), the conversion for every output without branches, so that the sixteen interleave,
+        // then the general rounding, out of line, for any whose sum is past fp32's range.
+        uint32_t unfit = 0;
 #pragma unroll
         for (int i = 0; i < kPerM; ++i)
 #pragma unroll
-          for (int j = 0; j < kPerN; ++j)
-            if (!(rare & (1u << (i * kPerN + j))))
-              acc[i][j] = arith::wide_result(bp, block_exp(bp, chain[i][j]), fabs(chain[i][j]) - chain_origin(chain[i][j]));
+          for (int j = 0; j < kPerN; ++j) {
+            const uint32_t bit = 1u << (i * kPerN + j);
+            const double sum = fabs(chain[i][j]) - chain_origin(chain[i][j]);
+            if (arith::wide_result_converts(bp)) {
+              const uint32_t converted = arith::wide_result_converted(bp, sum);
+              if (!arith::wide_result_fits(sum)) unfit |= bit;
+              acc[i][j] = rare & bit ? acc[i][j] : converted;  // an uncommon output keeps its addend for emu_step
+            } else if (!(rare & bit)) {
+              acc[i][j] = arith::wide_result_rounded(bp, block_exp(bp, chain[i][j]), sum);
+            }
+          }
+        unfit &= ~rare;
+        if (unfit) {
+#pragma unroll
+          for (int i = 0; i < kPerM; ++i)
+#pragma unroll
+            for (int j = 0; j < kPerN; ++j)
+              if (unfit & (1u << (i * kPerN + j)))
+                acc[i][j] = arith::wide_result_rounded_cold(bp, block_exp(bp, chain[i][j]),
+                                                            fabs(chain[i][j]) - chain_origin(chain[i][j]));
+        }
       }
+      // The step's end: the uncommon outputs by emu_step (skipped as a whole where there are none),
+      // the others converted to D's format, and the trace.
+      if (rare) {
 #pragma unroll
-      for (int i = 0; i < kPerM; ++i)
+        for (int i = 0; i < kPerM; ++i)
 #pragma unroll
-        for (int j = 0; j < kPerN; ++j) {
-          const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
-          if (rare & (1u << (i * kPerN + j))) {
-            if (m < g.M && n < g.N) {
+          for (int j = 0; j < kPerN; ++j) {
+            const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
+            if ((rare & (1u << (i * kPerN + j))) && m < g.M && n < g.N) {
               const GlobalLoad<Operand> load{A + static_cast<size_t>(m) * g.K + k0, B + static_cast<size_t>(k0) * g.N + n,
                                              g.N, arith::imin(KI, g.K - k0)};
               acc[i][j] = uncommon_step<Spec>(generic_params<Spec>(p), load, one_block ? acc[i][j] : in[i][j], s > 0);
             }
-          } else {
-            acc[i][j] = arith::to_output(bp.result, acc[i][j], ip.d);
           }
-          if (g.trace && m < g.M && n < g.N)
-            g.trace[(mn0 + static_cast<size_t>(m) * g.N + n) * g.steps + s] = static_cast<Acc>(acc[i][j]);
-        }
+      }
+#pragma unroll
+      for (int i = 0; i < kPerM; ++i)
+#pragma unroll
+        for (int j = 0; j < kPerN; ++j)
+          if (!(rare & (1u << (i * kPerN + j)))) acc[i][j] = arith::to_output(bp.result, acc[i][j], ip.d);
+      if (g.trace) {
+#pragma unroll
+        for (int i = 0; i < kPerM; ++i)
+#pragma unroll
+          for (int j = 0; j < kPerN; ++j) {
+            const int m = m0 + ty + kThreadsM * i, n = n0 + tx + kThreadsN * j;
+            if (m < g.M && n < g.N) g.trace[(mn0 + static_cast<size_t>(m) * g.N + n) * g.steps + s] = static_cast<Acc>(acc[i][j]);
+          }
+      }
     }
 
 #pragma unroll
@@ -511,16 +550,18 @@ __device__ __forceinline__ void wide_split_row(const arith::OpParams& p, const G
   }
 }
 
-// Whether a kernel loads the next stage while this one computes: where its stage is known at compile
-// time and fits the tile's kPrefetchRegs (tf32 in the GEMM tile; the 16-bit and tf32 profiles with one
-// output a thread); the generic kernel's arithmetic needs those registers itself (it spilled with them).
+// How a kernel loads its stages: with the stage known at compile time, ahead where that fits the
+// tile's kPrefetchRegs (tf32 in the GEMM tile; the 16-bit and tf32 profiles with one output a thread),
+// else the whole stage at once where it takes at most eight registers (16-bit in the GEMM tile); FP8's
+// stages (sixteen registers: they spilled) and the generic kernel element by element.
 template <class Tile, class Spec>
-__host__ __device__ constexpr bool prefetches() {
+__host__ __device__ constexpr StageLoad stage_load() {
   if constexpr (Spec::kFixed) {
     constexpr int k = Spec::params().instr.k;
-    return (Tile::kM * k + k * Tile::kN + Tile::kThreads - 1) / Tile::kThreads <= Tile::kPrefetchRegs;
+    constexpr int regs = (Tile::kM * k + k * Tile::kN + Tile::kThreads - 1) / Tile::kThreads;
+    return regs <= Tile::kPrefetchRegs ? StageLoad::ahead : regs <= 8 ? StageLoad::whole : StageLoad::each;
   } else {
-    return false;
+    return StageLoad::each;
   }
 }
 
@@ -538,9 +579,9 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm(co
     }
   } else if constexpr (Spec::kFixed) {
     constexpr arith::OpParams kParams = Spec::params();
-    wide_tiles<Tile, Spec, prefetches<Tile, Spec>()>(kParams, g);
+    wide_tiles<Tile, Spec, stage_load<Tile, Spec>()>(kParams, g);
   } else {
-    wide_tiles<Tile, Spec, false>(params, g);
+    wide_tiles<Tile, Spec, StageLoad::each>(params, g);
   }
 }
 
