@@ -69,7 +69,7 @@ MMAEMU_HD const char* wide_declines(const OpParams& p) {
   if (p.lowered) return "lowered instructions run as their lowering";
   if (p.instr.scale.present) return "block-scaled instructions";
   const BlockParams& bp = p.instr.block;
-  if (bp.F > 48 || block_sum_bits(bp.L, bp.F) > 51) return "a block sum too wide for a double's chain (53 bits)";
+  if (bp.F > 48 || block_sum_bits(bp.L, bp.F) > 51) return "a block sum wider than a double's chain holds (51 bits above its grid)";
   return nullptr;
 }
 

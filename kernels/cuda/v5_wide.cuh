@@ -2,15 +2,18 @@
 //
 // Where v4 spends most of its lane operations (about 180 per multiply-add on an H200: decoding, 64-bit
 // integer alignment, branches per term), a block here costs per product half a packed 16-bit
-// add-and-max (pass 1: two rows' exponents in one word) and, in pass 2, one fp64 fma into the output's
-// chain, rounded down or up by the product's sign (wide_block.hpp says why that is the truncated term,
-// exactly): operands are decoded once per stage into doubles and exponents in shared memory. The
-// profiles v4_params.cuh lists run with their parameters as constants, so that the per-block work on
-// the accumulator (decoding it, its term, the rounding) folds to a few operations.
+// add-and-max (pass 1: two rows' exponents in one word) and, in pass 2, one logic operation and one
+// fp64 fma rounded down into the output's chain, the logic operation setting the chain's sign to the
+// product's (wide_block.hpp's chain_add says why that adds the truncated term, exactly): operands are
+// decoded once per stage, without branches, into doubles and exponents in shared memory. The profiles
+// v4_params.cuh lists run with their parameters as constants, so that the per-block work on the
+// accumulator (reading it, its term, the conversion of the result) folds to a few operations; what is
+// rare (emu_step, the general rounding) is out of line.
 //
 // Block: a tile of D (of one batch entry), TileShape below: 64 x 64 at 4 x 4 outputs per thread as
 // in v4, or one output per thread for few rows. K is staged one instruction step at a time (k <= 32
-// elements); the raw operands of the next step are loaded into registers while this one computes.
+// elements), its raw operands loaded as StageLoad says (the next step's while this one computes where
+// the registers allow).
 // An output whose step meets anything but the common case (a NaN or Inf anywhere in the
 // stage, a special or zero-only accumulator, no non-zero product, products so small that the profile's
 // zero-product exponent could lead the block) runs arith::emu_step on the raw bits from global memory
