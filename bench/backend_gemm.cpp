@@ -13,11 +13,11 @@ BackendTiming time_backend(const std::string& backend_name, const ref::Instructi
   BackendTiming t;
   const kernels::Backend* backend = kernels::find_backend(backend_name);
   if (!backend) {
-    t.declined = "no backend named '" + backend_name + "' in this build";
+    t.declined = decline(DeclineCode::unknown_backend, "no backend named '" + backend_name + "' in this build");
     return t;
   }
   if (auto why = backend->declines(model, shape, /*wants_trace=*/false)) {
-    t.declined = *why;
+    t.declined = std::move(why);
     return t;
   }
   // Device words when the backend takes them (uploaded here, once), else the host arrays.

@@ -15,7 +15,7 @@ namespace mmaemu::bench {
 class L2Flusher;
 
 struct BackendTiming {
-  std::optional<std::string> declined;  // the backend's reason, or "not built" (no samples then)
+  Declined declined;  // the backend's reason, or unknown-backend (no samples then)
   std::optional<double> over_budget;    // the estimate (s) of the whole case that exceeded the budget
   std::vector<double> samples_ms;
   double wall_seconds = 0;              // wall time of every run done (copies and checks included)

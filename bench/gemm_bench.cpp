@@ -46,7 +46,7 @@ void validate(const GemmBenchOptions& o) {
 
 class Bench {
  public:
-  Bench(const GemmBenchOptions& o, const std::function<void(const std::string&)>& progress, GemmBenchResult& r)
+  Bench(const GemmBenchOptions& o, const BenchStepFn& progress, GemmBenchResult& r)
       : o_(o), progress_(progress), r_(r), flusher_(o.device) {}
 
   void run_case(const kernels::GemmShape& shape, ref::FormatId format) {
@@ -57,7 +57,7 @@ class Bench {
       if (has_fast_accum_variant(format)) native_fast = run_native(shape, format, true, label);
     }
     const ref::Instruction& types = bench_model(o_.arch, o_.family, format).instr;  // every backend's N has these types
-    say(label + ": generating operands");
+    say(label + ": generating operands", /*starts_row=*/false);
     const HostOperands& ops = operands_.get(types.a, types.b, types.c, shape, o_.seed);
     for (const auto& name : o_.backends) {
       say(label + ": " + name);
@@ -80,7 +80,7 @@ class Bench {
         if (t.runs > 0) note_pace(name, format, shape, t.wall_seconds / t.runs);
         if (t.declined) {
           row.status = "declined";
-          row.reason = *t.declined;
+          row.reason = t.declined->detail;
         } else if (t.over_budget) {
           skip_over_budget(row, *t.over_budget, *budget);
         } else {
@@ -129,8 +129,8 @@ class Bench {
     row.reason = buf;
   }
 
-  void say(const std::string& s) const {
-    if (progress_) progress_(s);
+  void say(const std::string& s, bool starts_row = true) const {
+    if (progress_) progress_(BenchStep{s, starts_row});
   }
 
   BenchRow base_row(const kernels::GemmShape& shape, ref::FormatId format, const std::string& backend,
@@ -177,7 +177,7 @@ class Bench {
   }
 
   const GemmBenchOptions& o_;
-  const std::function<void(const std::string&)>& progress_;
+  const BenchStepFn& progress_;
   GemmBenchResult& r_;
   L2Flusher flusher_;
   OperandCache operands_;
@@ -202,7 +202,7 @@ std::string configured_commit() {
   return source && *source ? source : MMAEMU_BENCH_GIT_COMMIT;
 }
 
-GemmBenchResult run_gemm_bench(const GemmBenchOptions& o, const std::function<void(const std::string&)>& progress) {
+GemmBenchResult run_gemm_bench(const GemmBenchOptions& o, const BenchStepFn& progress) {
   validate(o);
   const int devices = cuda_device_count();
   if (devices == 0) throw GpuError("no CUDA device");

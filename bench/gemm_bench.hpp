@@ -75,8 +75,15 @@ struct GemmBenchResult {
 
 // Throws InputError for bad options and GpuError when no CUDA device can be used at all; a failure
 // inside one case becomes that row's error and the run goes on.
-GemmBenchResult run_gemm_bench(const GemmBenchOptions& options,
-                               const std::function<void(const std::string&)>& progress);
+// What the benchmark starts, for progress: a case's row (a backend or the native library), or the
+// preparation of a case's operands, which starts no row.
+struct BenchStep {
+  std::string what;
+  bool starts_row = true;
+};
+using BenchStepFn = std::function<void(const BenchStep&)>;
+
+GemmBenchResult run_gemm_bench(const GemmBenchOptions& options, const BenchStepFn& progress);
 
 std::string configured_commit();  // MMAEMU_SOURCE_COMMIT, else the commit CMake was configured at ("-dirty" if changed)
 

@@ -87,8 +87,8 @@ int main(int argc, char** argv) {
     if (md_path.empty()) md_path = std::filesystem::path(json_path).replace_extension(".md").string();
 
     const bool tty = isatty(STDERR_FILENO);
-    auto progress = [tty](const std::string& s) {
-      if (tty) std::cerr << "[bench] " << s << std::endl;
+    auto progress = [tty](const bench::BenchStep& s) {
+      if (tty) std::cerr << "[bench] " << s.what << std::endl;
     };
     const InterruptGuard guard;  // SIGINT / SIGTERM: finish the case at hand, write every finished one
     const bench::GemmBenchResult result = bench::run_gemm_bench(o, progress);

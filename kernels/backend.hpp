@@ -16,6 +16,7 @@
 #include <utility>
 #include <vector>
 
+#include "mmaemu/reference/decline.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::kernels {
@@ -58,13 +59,12 @@ class Backend {
   virtual ~Backend() = default;
   virtual std::string name() const = 0;         // "v4", "v1", "tc", "cpu", "host", "reference"
   virtual std::string description() const = 0;  // one line for `mmaemu info`
-  // Empty when it can run this problem here; otherwise why not ("no CUDA device: ...",
-  // "tc: sm89 target on an sm90 GPU: not bit-identical", ...).
-  virtual std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
-                                              bool wants_trace) const = 0;
+  // Empty when it can run this problem here; otherwise why not, as a code (no_gpu, foreign_target,
+  // ...; decline.hpp) with its detail for people.
+  virtual Declined declines(const ref::InstructionModel& model, const GemmShape& shape, bool wants_trace) const = 0;
   // Empty when it takes a problem whose arrays are on the CUDA device (GemmProblem::on_device).
-  virtual std::optional<std::string> declines_device_operands() const {
-    return name() + " reads its operands from host memory";
+  virtual Declined declines_device_operands() const {
+    return decline(DeclineCode::host_operands_only, name() + " reads its operands from host memory");
   }
   // Runs the problem; throws KernelError (with CUDA's message) on failure.
   virtual RunInfo run(const GemmProblem& problem) const = 0;
@@ -78,7 +78,7 @@ const Backend* find_backend(const std::string& name);
 
 struct LadderChoice {
   const Backend* chosen = nullptr;  // nullptr: none could run it (see declined)
-  std::vector<std::pair<std::string, std::string>> declined;  // name, reason; in ladder order
+  std::vector<std::pair<std::string, Decline>> declined;  // name, why; in ladder order
 };
 
 // "auto": the first backend of the ladder that does not decline, with the reasons of those before it.

@@ -27,15 +27,19 @@ std::optional<Fmt> try_kernel_format(ref::FormatId f) {
   }
 }
 
-std::optional<std::string> block_declines(const ref::InstructionModel& m) {
+Decline format_declines(ref::FormatId f) {
+  return decline(DeclineCode::format_not_implemented, "format " + std::string(ref::format_name(f)) + " is not implemented by the kernels");
+}
+
+Declined block_declines(const ref::InstructionModel& m) {
   const ref::Instruction& in = m.instr;
   for (ref::FormatId f : {in.a, in.b, in.c, in.d, m.block.block_result})
-    if (!try_kernel_format(f)) return "format " + std::string(ref::format_name(f)) + " is not implemented by the kernels";
+    if (!try_kernel_format(f)) return format_declines(f);
   const ref::BlockModel& bm = m.block;
-  if (bm.block_k < 1 || bm.frac_bits < 0) return "block model of " + in.name + " is empty";
+  if (bm.block_k < 1 || bm.frac_bits < 0) return decline(DeclineCode::incomplete_model, "block model of " + in.name + " is empty");
   if (arith::block_sum_bits(bm.block_k, bm.frac_bits) > 62)
-    return "block of L=" + std::to_string(bm.block_k) + ", F=" + std::to_string(bm.frac_bits) +
-           " needs sums wider than the kernels' 64 bits";
+    return decline(DeclineCode::block_too_wide, "block of L=" + std::to_string(bm.block_k) + ", F=" +
+                                                     std::to_string(bm.frac_bits) + " needs sums wider than the kernels' 64 bits");
   return std::nullopt;
 }
 
@@ -76,15 +80,17 @@ arith::Fmt kernel_format(ref::FormatId f) {
 }
 
 // Block-scaled instructions: the scale format, and the 64-bit bounds of scaled_block (emu_dot.hpp).
-std::optional<std::string> scale_declines(const ref::InstructionModel& m) {
+Declined scale_declines(const ref::InstructionModel& m) {
   const ref::BlockScale& sc = *m.instr.scale;
   if (sc.format != ref::FormatId::ue8m0 && sc.format != ref::FormatId::ue4m3)
-    return "scale format " + std::string(ref::format_name(sc.format)) + " is not implemented by the kernels";
+    return decline(DeclineCode::format_not_implemented,
+                   "scale format " + std::string(ref::format_name(sc.format)) + " is not implemented by the kernels");
   const ref::BlockModel& bm = m.block;
   const int scale_sig_bits = 2 * (ref::spec(sc.format).man_bits + 1);
   if (bm.group_k == 0) {  // a product times two scales is < 2^(F + 2 + scale_sig_bits) once aligned
     if (arith::block_sum_bits(bm.block_k, bm.frac_bits + scale_sig_bits) > 62)
-      return "scaled block of L=" + std::to_string(bm.block_k) + " needs sums wider than the kernels' 64 bits";
+      return decline(DeclineCode::block_too_wide,
+                     "scaled block of L=" + std::to_string(bm.block_k) + " needs sums wider than the kernels' 64 bits");
     return std::nullopt;
   }
   // Grouped: a group's integer sum (units of the smallest product) and its terms once aligned.
@@ -98,32 +104,34 @@ std::optional<std::string> scale_declines(const ref::InstructionModel& m) {
   int log2_g = 0;
   while ((1 << log2_g) < bm.group_k) ++log2_g;
   const int groups = bm.block_k / bm.group_k;
-  if (groups > 8 || bm.block_k % bm.group_k != 0) return "grouped block of " + m.instr.name + " has too many groups";
+  if (groups > 8 || bm.block_k % bm.group_k != 0)
+    return decline(DeclineCode::block_too_wide, "grouped block of " + m.instr.name + " has too many groups");
   if (ra + rb + sa + sb + log2_g + scale_sig_bits > 62 ||
       arith::block_sum_bits(groups, bm.frac_bits + log2_g + ra + rb + sa + sb) > 62)
-    return "grouped block of " + m.instr.name + " needs sums wider than the kernels' 64 bits";
+    return decline(DeclineCode::block_too_wide, "grouped block of " + m.instr.name + " needs sums wider than the kernels' 64 bits");
   return std::nullopt;
 }
 
-std::optional<std::string> arith_declines(const ref::InstructionModel& m) {
+Declined arith_declines(const ref::InstructionModel& m) {
   // Not a block: kernels/arith/fma_chain.hpp, which v1 and host run; the others have no code for it.
-  if (m.fma_chain) return "fp64 mma (an IEEE fma chain, no block) is run by v1 and host";
+  if (m.fma_chain) return decline(DeclineCode::fp64_fma_chain, "fp64 mma (an IEEE fma chain, no block) is run by v1 and host");
   if (m.instr.scale) {
     if (auto why = scale_declines(m)) return why;
     return block_declines(m);
   }
   if (!m.lowering) return block_declines(m);
   const ref::Lowering& low = *m.lowering;
-  if (!low.via_model) return m.instr.name + " is lowered to " + low.via + ", which has no model";
-  if (low.via_model->lowering) return m.instr.name + " is lowered to an instruction that is itself lowered";
-  if (low.parts < 1 || low.run < 1) return "lowering of " + m.instr.name + " has no parts";
+  if (!low.via_model) return decline(DeclineCode::incomplete_model, m.instr.name + " is lowered to " + low.via + ", which has no model");
+  if (low.via_model->lowering)
+    return decline(DeclineCode::incomplete_model, m.instr.name + " is lowered to an instruction that is itself lowered");
+  if (low.parts < 1 || low.run < 1) return decline(DeclineCode::incomplete_model, "lowering of " + m.instr.name + " has no parts");
   for (ref::FormatId f : {m.instr.a, m.instr.b, m.instr.c, m.instr.d})
-    if (!try_kernel_format(f)) return "format " + std::string(ref::format_name(f)) + " is not implemented by the kernels";
+    if (!try_kernel_format(f)) return format_declines(f);
   return block_declines(*low.via_model);
 }
 
 arith::OpParams params_from_profile(const ref::InstructionModel& m) {
-  if (auto why = arith_declines(m)) throw std::invalid_argument(*why);
+  if (auto why = arith_declines(m)) throw std::invalid_argument(why->detail);
   arith::OpParams p;
   if (!m.lowering) {
     p.instr = instr_params(m);

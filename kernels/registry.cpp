@@ -2,6 +2,8 @@
 // does not decline and keeps the reasons of those that did.
 #include "kernels/registry.hpp"
 
+#include <utility>
+
 namespace mmaemu::kernels {
 
 const std::vector<const Backend*>& backends() {
@@ -48,7 +50,7 @@ LadderChoice choose_backend(const std::string& name_or_auto, const ref::Instruct
   if (name_or_auto == "auto") {
     for (const Backend* b : backends()) {
       if (auto why = b->declines(model, shape, wants_trace)) {
-        choice.declined.emplace_back(b->name(), *why);
+        choice.declined.emplace_back(b->name(), std::move(*why));
         continue;
       }
       choice.chosen = b;
@@ -58,9 +60,10 @@ LadderChoice choose_backend(const std::string& name_or_auto, const ref::Instruct
   }
   const Backend* b = find_backend(name_or_auto);
   if (!b) {
-    choice.declined.emplace_back(name_or_auto, "unknown backend (this build has: " + known_names() + ")");
+    choice.declined.emplace_back(name_or_auto, decline(DeclineCode::unknown_backend,
+                                                       "unknown backend (this build has: " + known_names() + ")"));
   } else if (auto why = b->declines(model, shape, wants_trace)) {
-    choice.declined.emplace_back(b->name(), *why);
+    choice.declined.emplace_back(b->name(), std::move(*why));
   } else {
     choice.chosen = b;
   }

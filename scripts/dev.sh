@@ -37,7 +37,8 @@ fi
 packages=(cmake g++ make git pkg-config libgtest-dev libgmock-dev libbenchmark-dev librapidcheck-dev
           libyaml-cpp-dev libcli11-dev nlohmann-json3-dev libssl-dev libarchive-dev libexpat1-dev
           clang libclang-rt-14-dev    # clang: the sanitizer build and the fuzz targets (libFuzzer)
-          python3-dev python3-venv python3-numpy)  # the Python package
+          python3-dev python3-venv python3-numpy  # the Python package
+          python3-yaml)  # scripts/device_run.py reads its plans (and its test, device-runner)
 if [ "${MMAEMU_SKIP_APT:-0}" != 1 ] && command -v dpkg-query >/dev/null; then
   missing=()
   for p in "${packages[@]}"; do

@@ -33,12 +33,12 @@ void check_calls(const LibraryBenchOptions& o) {
       if (s.batch != 1) throw InputError("library section", "shapes are single GEMMs (batch 1): " + shape_name(s));
       const ref::LibraryCall call = call_of(f, s);
       if (auto why = ref::library_refuses(call))
-        throw InputError("library section", std::string(ref::format_name(f)) + " " + shape_name(s) + ": " + *why);
+        throw InputError("library section", std::string(ref::format_name(f)) + " " + shape_name(s) + ": " + why->detail);
       for (int k : o.split_k) {
         ref::LibraryAlgo algo;
         algo.split_k = k;
         algo.algo_id = o.algorithm;
-        if (auto why = ref::model_declines(algo)) throw InputError("library section", *why);
+        if (auto why = ref::model_declines(algo)) throw InputError("library section", why->detail);
         try {
           (void)kernels::library_params(call, algo);
         } catch (const std::invalid_argument& e) {
@@ -96,7 +96,7 @@ std::vector<LibraryRow> run_library_bench(const LibraryBenchOptions& o, const Be
           row.threads = e == kernels::LibraryEngine::cuda ? 0 : kernels::cpu::threads();
           if (auto why = kernels::library_engine_declines(e)) {
             row.status = "declined";
-            row.reason = *why;
+            row.reason = why->detail;
           } else if (e != kernels::LibraryEngine::cuda && o.cpu_max_macs > 0 && macs > o.cpu_max_macs) {
             row.status = "skipped";
             row.reason = "larger than the CPU engines' limit (cpu_max_macs " + std::to_string(static_cast<long long>(o.cpu_max_macs)) + ")";

@@ -169,7 +169,7 @@ std::vector<MmasimRow> run_mmasim_bench(const MmasimBenchOptions& o, const Bench
       const kernels::Backend* backend = kernels::find_backend(p.backend);
       try {
         if (!backend) throw kernels::KernelError("this build has no backend " + std::string(p.backend));
-        if (auto why = backend->declines(m, tiles.shape, false)) throw kernels::KernelError(*why);
+        if (auto why = backend->declines(m, tiles.shape, false)) throw kernels::KernelError(why->detail);
         kernels::cpu::set_threads(p.threads);
         std::vector<uint32_t> D;
         row.samples = time_backend(*backend, m, tiles, o.repetitions, D);

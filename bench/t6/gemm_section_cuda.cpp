@@ -88,10 +88,10 @@ GemmSectionResult run_gemm_section(const GemmSpec& spec, const std::string& comm
   const bench::GemmBenchOptions o = options_of(spec, command);
   const size_t total = case_count(o);
   size_t started = 0;
-  // The benchmark says what it starts; every step but operand generation starts a case.
-  auto say = [&](const std::string& what) {
-    if (what.find("generating operands") == std::string::npos) ++started;
-    if (progress) progress(started == 0 ? 0 : started - 1, total, what);
+  // The benchmark says what it starts; every step but operand generation starts a row.
+  auto say = [&](const bench::BenchStep& step) {
+    if (step.starts_row) ++started;
+    if (progress) progress(started == 0 ? 0 : started - 1, total, step.what);
   };
   const bench::GemmBenchResult r = bench::run_gemm_bench(o, say);
   if (progress) progress(total, total, "done");

@@ -5,7 +5,7 @@
 #include <set>
 
 #include "harness/core/errors.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 #include "bench/gemm_inputs.hpp"
 
 namespace mmaemu::t6 {

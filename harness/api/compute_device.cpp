@@ -47,7 +47,7 @@ const kernels::Backend& device_backend(const std::string& name, const ref::Instr
     auto why = b->declines(model, shape, false);
     if (!why) why = b->declines_device_operands();
     if (!why) return *b;
-    declined += "\n  " + b->name() + ": " + *why;
+    declined += "\n  " + b->name() + ": " + std::string(why->code_name()) + ": " + why->detail;
   }
   if (declined.empty()) throw InputError("--backend", "'" + name + "': unknown backend");
   throw InputError("--backend", "no backend runs " + model.instr.name + " from device memory here:" + declined);

@@ -22,20 +22,29 @@ std::string describe(const ref::InstructionModel& m) {
 }
 
 // Which instructions (at their own shape, wgmma at n8) a backend runs here, per profile, and why not
-// the others: each distinct reason once, with how many instructions it covers.
+// the others: each distinct reason once, with its code and how many instructions it covers.
 nlohmann::json coverage(const kernels::Backend& b, const std::vector<ref::Arch>& archs) {
   nlohmann::json out = nlohmann::json::array();  // in profile order
   for (ref::Arch a : archs) {
     size_t total = 0, ran = 0;
-    std::map<std::string, size_t> reasons;
+    std::map<std::string, std::pair<std::string, size_t>> reasons;  // detail -> code, instructions
     for (const auto& m : ref::instructions_of(a)) {
       if (ref::is_wide_n_variant(m.instr)) continue;
       ++total;
       const kernels::GemmShape shape{1, static_cast<size_t>(m.instr.m), static_cast<size_t>(m.instr.n),
                                      static_cast<size_t>(m.instr.k)};
-      if (auto why = b.declines(m, shape, false)) ++reasons[*why]; else ++ran;
+      if (auto why = b.declines(m, shape, false)) {
+        auto& [code, n] = reasons[why->detail];
+        code = why->code_name();
+        ++n;
+      } else {
+        ++ran;
+      }
     }
-    out.push_back({{"arch", ref::arch_name(a)}, {"runs", ran}, {"of", total}, {"declines", reasons}});
+    nlohmann::json declines = nlohmann::json::array();
+    for (const auto& [detail, tally] : reasons)
+      declines.push_back({{"code", tally.first}, {"detail", detail}, {"instructions", tally.second}});
+    out.push_back({{"arch", ref::arch_name(a)}, {"runs", ran}, {"of", total}, {"declines", declines}});
   }
   return out;
 }

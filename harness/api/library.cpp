@@ -47,13 +47,13 @@ lt::LtAlgoConfig configuration(const LibraryCallOptions& o, const std::optional<
     throw InputError("--algo auto", "the resolver (" + resolver + ") says cuBLASLt refuses " + call.name() + " (" +
                                         res.refused + "); the library model runs it: give a configuration with --algo FILE");
   if (const auto why = ref::model_declines(lt::library_algo(*res.config)))
-    throw InputError("--algo auto", "the heuristic picks " + res.config->describe() + " for " + call.name() + ": " + *why);
+    throw InputError("--algo auto", "the heuristic picks " + res.config->describe() + " for " + call.name() + ": " + why->detail);
   return *res.config;
 }
 
 void check_runs(const lt::LtCall& call) {
   if (const auto why = ref::library_refuses(lt::library_call(call)))
-    throw InputError("", "cuBLASLt refuses this call on the H200: " + *why);
+    throw InputError("", "cuBLASLt refuses this call on the H200: " + why->detail);
 }
 
 NpyArray compute(const LibraryRequest& r, lt::LtCall call, lt::LtOperands ops) {
@@ -106,7 +106,7 @@ void library_gemm_on_device(const LibraryCallOptions& o, const std::optional<lt:
                             const DeviceArray& a, const DeviceArray& b, const DeviceArray& c,
                             const DeviceArray& d) {
   if (const auto why = kernels::library_engine_declines(kernels::LibraryEngine::cuda))
-    throw kernels::KernelError("library GEMM on CUDA: " + *why);
+    throw kernels::KernelError("library GEMM on CUDA: " + why->detail);
   const bool torch = !o.torch_op.empty();
   lt::LtCall call = torch ? describe_torch_call(o, 0, 0, 0) : describe_library_call(o, 0, 0, 0);
   // Operand formats in the request's own view (torch's mat1 is the library's B).
@@ -148,7 +148,8 @@ nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k
   out["call"] = lt::to_json(call);
   out["call"]["max_workspace"] = call.max_workspace;
   if (const auto why = ref::library_refuses(lt::library_call(call))) {
-    out["refused"] = "the library model: " + *why;
+    out["refused"] = "the library model: " + why->detail;
+    out["decline"] = why->code_name();
   } else {
     const lt::Resolution r = loaded_resolver(resolver).resolve(call, "mmaemu resolve");
     if (!r.config) {
@@ -156,7 +157,8 @@ nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k
     } else {
       out["config"] = lt::to_json(*r.config);
       const auto declines = ref::model_declines(lt::library_algo(*r.config));
-      out["model"] = declines ? *declines : "the library model computes this configuration's bits";
+      out["model"] = declines ? declines->detail : "the library model computes this configuration's bits";
+      if (declines) out["decline"] = declines->code_name();
     }
   }
   return out;

@@ -12,7 +12,7 @@ namespace mmaemu::api {
 struct BackendRun {
   kernels::RunInfo info;  // info.backend: the backend that ran
   bool automatic = false;  // chosen by `auto`
-  std::vector<std::pair<std::string, std::string>> declined;  // the rungs before it: name, reason
+  std::vector<std::pair<std::string, Decline>> declined;  // the rungs before it: name, why
 };
 
 // Throws InputError("--backend", reason) (exit 2) when the named backend is unknown or declines, or

@@ -5,6 +5,7 @@
 #include "harness/api/info.hpp"
 #include "harness/cli/commands.hpp"
 #include "harness/properties/property.hpp"
+#include "mmaemu/reference/decline.hpp"
 
 namespace mmaemu::cli {
 namespace {
@@ -33,8 +34,9 @@ void print_backends(const nlohmann::json& info) {
       ran += c["runs"].get<size_t>();
       lines += "      " + c["arch"].get<std::string>() + ": " + std::to_string(c["runs"].get<size_t>()) + " of " +
                std::to_string(c["of"].get<size_t>()) + "\n";
-      for (const auto& [why, count] : c["declines"].items())
-        lines += "        not " + std::to_string(count.get<size_t>()) + ": " + why + "\n";
+      for (const auto& d : c["declines"])
+        lines += "        not " + std::to_string(d["instructions"].get<size_t>()) + " (" + d["code"].get<std::string>() +
+                 "): " + d["detail"].get<std::string>() + "\n";
     }
     if (ran == total) std::cout << "      every profile and instruction (" << total << ")\n";
     else std::cout << lines;
@@ -46,6 +48,12 @@ void print_properties() {
   std::cout << "\nProperties (T5, tiers/T5.yaml; a suite's `properties:` takes these names):\n";
   for (const props::Property& p : props::catalogue())
     std::cout << "  " << p.name << " (" << p.subject << "): " << p.statement << "\n";
+}
+
+// The decline codes: what `allowed_declines` entries name and reports' coverage carries.
+void print_decline_codes() {
+  std::cout << "\nDecline codes (a tier file's allowed_declines names these; reports carry them):\n";
+  for (const DeclineCodeInfo& c : decline_codes()) std::cout << "  " << c.name << ": " << c.meaning << "\n";
 }
 
 void print_rest(const nlohmann::json& info) {
@@ -79,6 +87,7 @@ void add_info(CLI::App& app, int& status) {
     std::cout << "mmaemu " << info["version"].get<std::string>() << "\n\n";
     print_profiles(info);
     print_backends(info);
+    print_decline_codes();
     print_properties();
     print_rest(info);
     status = 0;

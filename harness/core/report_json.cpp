@@ -23,7 +23,15 @@ nlohmann::ordered_json suite_json(const SuiteResult& s) {
   j["failures"] = s.failures;
   if (s.seed) j["seed"] = *s.seed;
   nlohmann::ordered_json coverage = nlohmann::ordered_json::object();
-  for (const auto& [backend, c] : s.coverage) coverage[backend] = {{"ran", c.ran}, {"declines", c.declines}};
+  for (const auto& [backend, c] : s.coverage) {
+    nlohmann::ordered_json declines = nlohmann::ordered_json::array();
+    for (const auto& [detail, t] : c.declines) {
+      nlohmann::ordered_json d = {{"code", t.code}, {"detail", detail}, {"problems", t.problems}};
+      if (t.algorithm) d["algorithm"] = *t.algorithm;
+      declines.push_back(std::move(d));
+    }
+    coverage[backend] = {{"ran", c.ran}, {"declines", std::move(declines)}};
+  }
   j["coverage"] = std::move(coverage);
   nlohmann::ordered_json groups = nlohmann::ordered_json::object();
   for (const auto& [name, count] : s.groups)

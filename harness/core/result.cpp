@@ -14,6 +14,13 @@ const char* verdict_name(Verdict v) {
   return "?";
 }
 
+void count_decline(DeclineTallies& into, const Decline& d, size_t problems) {
+  DeclineTally& t = into[d.detail];
+  t.code = d.code_name();
+  t.algorithm = d.algorithm;
+  t.problems += problems;
+}
+
 const char* run_state_name(RunState s) {
   switch (s) {
     case RunState::complete: return "complete";

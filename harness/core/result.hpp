@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "mmaemu/reference/decline.hpp"
+
 namespace mmaemu {
 
 enum class Verdict { pass, fail, skip, error };
@@ -21,13 +23,26 @@ struct Mismatch {
   bool known = false;    // in a group the tier file lists as a known mismatch
 };
 
+// One kind of decline a backend made in a suite: its code (a name from the decline codes' list,
+// mmaemu/reference/decline.hpp; empty only in reports written before codes existed), how many
+// problems, and for a library algorithm without rules, which algorithm.
+struct DeclineTally {
+  std::string code;
+  size_t problems = 0;
+  std::optional<int> algorithm = {};
+};
+
 // What one backend did in a suite that runs several (kernel conformance, native parity, properties):
-// the problems it ran and those it declined, counted by the decline's message. Reports give these
-// as fields, so that no reader parses the suite's prose `reason`.
+// the problems it ran and those it declined, keyed by the decline's detail text (for people; verdicts
+// read only the code). Reports give these as fields, so that no reader parses the suite's prose `reason`.
+using DeclineTallies = std::map<std::string, DeclineTally>;
 struct BackendCoverage {
   size_t ran = 0;
-  std::map<std::string, size_t> declines;
+  DeclineTallies declines;
 };
+
+// Counts `problems` declines of `d` into `into` (under its detail text, with its code).
+void count_decline(DeclineTallies& into, const Decline& d, size_t problems = 1);
 
 // Counts per group (GPU x format x output type, instruction x input family, ...).
 struct GroupCount {

@@ -1,4 +1,4 @@
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 #include <algorithm>
 #include <fstream>

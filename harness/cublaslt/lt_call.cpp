@@ -159,7 +159,7 @@ LtAlgoConfig read_algo_config(const std::filesystem::path& file) {
   // A configuration the model has no rules for is the file's problem, said before any arithmetic.
   ref::LibraryAlgo algo;
   algo.algo_id = config.algo_id;
-  if (const auto why = ref::model_declines(algo)) throw InputError(where, *why);
+  if (const auto why = ref::model_declines(algo)) throw InputError(where, why->detail);
   return config;
 }
 

@@ -85,7 +85,7 @@ void compare_refusal(BitComparator& cmp, const LtCall& call, bool library_refuse
   // Expected: the library's verdict (1 refused, 0 ran); got: the model's.
   cmp.compare_one(g, "refusals", library_refused ? 1u : 0u, model_why ? 1u : 0u, 1, [&](size_t) {
     return CaseDescription{call.name(), "library: " + (library_refused ? library_why : std::string("runs")) +
-                                            "; model: " + model_why.value_or("runs")};
+                                            "; model: " + (model_why ? model_why->detail : std::string("runs"))};
   });
 }
 

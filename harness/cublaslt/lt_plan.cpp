@@ -4,7 +4,7 @@
 #include <sstream>
 
 #include "harness/core/errors.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu::lt {
 namespace {

@@ -3,7 +3,7 @@
 #include <map>
 
 #include "harness/core/errors.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu::mutate {
 namespace {

@@ -7,7 +7,7 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/profiles/profile_words.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu::profiles {
 namespace {

@@ -16,13 +16,13 @@ std::vector<GroupOutcome> check(const Scope& scope, const Budget& budget) {
     // The models it runs at all here, probed at the instruction's own shape; the others are declines
     // of the whole model (tc on another architecture than the GPU's), reported as such.
     std::vector<const ref::InstructionModel*> runnable;
-    std::map<std::string, size_t> declines;
+    DeclineTallies declines;
     for (ref::Arch profile : scope.profiles)
       for (const ref::InstructionModel* m : models_of(profile)) {
         const kernels::GemmShape probe{1, static_cast<size_t>(m->instr.m), static_cast<size_t>(m->instr.n),
                                        static_cast<size_t>(m->instr.k)};
         if (auto why = backend->declines(*m, probe, true))
-          ++declines[*why];
+          count_decline(declines, *why);
         else
           runnable.push_back(m);
       }
@@ -39,8 +39,8 @@ std::vector<GroupOutcome> check(const Scope& scope, const Budget& budget) {
       const gen::Family family = draw_family();
       p.ops = draw_family_operands(p.model->instr, p.shape, family);
       if (auto why = backend->declines(*p.model, p.shape, true)) {
-        ++declines[*why];
-        discard(*why);
+        count_decline(declines, *why);
+        discard(why->detail);
       }
       const Outputs want = reference_outputs(p);
       Outputs got;

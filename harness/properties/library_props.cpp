@@ -68,7 +68,7 @@ std::vector<GroupOutcome> per_call_type(const std::string& property, const Budge
     probe.b = type.b;
     probe.K = 16;
     if (auto why = ref::library_refuses(probe)) {
-      out.push_back(not_applicable(group, "the library refuses it: " + *why));
+      out.push_back(not_applicable(group, "the library refuses it: " + why->detail));
       continue;
     }
     out.push_back(run_group(group, Expect::holds, "", budget, [&] { body(type); }));
@@ -173,7 +173,7 @@ std::vector<GroupOutcome> check_engines(const Scope& scope, const Budget& budget
     const kernels::LibraryEngine engine = *kernels::parse_library_engine(name);
     const std::string group = "library-engines-equal-reference/" + name;
     if (auto why = kernels::library_engine_declines(engine)) {
-      out.push_back(not_applicable(group, *why));
+      out.push_back(not_applicable(group, why->detail));
       continue;
     }
     out.push_back(run_group(group, Expect::holds, "", budget, [&] {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "harness/core/npy.hpp"
+#include "harness/core/result.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 
@@ -60,7 +61,7 @@ struct GroupOutcome {
   std::string error;   // RapidCheck gave up (too many discards) or the check itself failed
   // Backend groups: problems each backend ran and, per reason, the problems it declined.
   std::map<std::string, size_t> ran;
-  std::map<std::string, std::map<std::string, size_t>> declined;
+  std::map<std::string, DeclineTallies> declined;
 };
 
 // What a suite hands the properties: the backends and profiles it covers, this program (reader

@@ -37,6 +37,23 @@ Mismatch mismatch_from(const json& j) {
   return m;
 }
 
+// A backend's declines: [{code, detail, problems, algorithm?}]; reports written before decline codes
+// existed hold {detail: problems}, read with an empty code.
+std::map<std::string, DeclineTally> declines_of(const json& j, const std::string& source) {
+  std::map<std::string, DeclineTally> out;
+  if (j.is_object()) {
+    for (const auto& [detail, n] : j.items()) out[detail] = {"", json_integer<size_t>(n)};
+    return out;
+  }
+  for (const json& d : j) {
+    DeclineTally& t = out[d.at("detail").get<std::string>()];
+    t.code = d.at("code").get<std::string>();
+    t.problems = count_at(d, "problems", source);
+    if (d.contains("algorithm")) t.algorithm = json_integer<int>(d.at("algorithm"));
+  }
+  return out;
+}
+
 SuiteResult suite_from(const json& j, const std::string& source) {
   SuiteResult s;
   s.tier = j.at("tier").get<std::string>();
@@ -54,7 +71,7 @@ SuiteResult suite_from(const json& j, const std::string& source) {
   if (j.contains("seed")) s.seed = json_integer<uint64_t>(j.at("seed"));
   if (j.contains("coverage"))
     for (const auto& [backend, c] : j.at("coverage").items())
-      s.coverage[backend] = {json_integer<size_t>(c.at("ran")), c.at("declines").get<std::map<std::string, size_t>>()};
+      s.coverage[backend] = {json_integer<size_t>(c.at("ran")), declines_of(c.at("declines"), source)};
   for (const auto& [name, g] : j.at("groups").items()) {
     GroupCount& count = s.groups[name];
     count.compared = count_at(g, "compared", source);

@@ -8,7 +8,7 @@
 
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::signoff {

@@ -11,7 +11,7 @@
 #include <set>
 
 #include "harness/core/errors.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu::signoff {
 namespace fs = std::filesystem;

@@ -13,7 +13,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/tiers/fixture_manifest.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 #include "harness/cublaslt/lt_recording.hpp"
 
 namespace mmaemu::signoff {

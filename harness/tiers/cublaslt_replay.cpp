@@ -43,7 +43,7 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
   if (engine == kernels::LibraryEngine::cuda) {
     if (const auto why = kernels::library_engine_declines(engine)) {
       result.verdict = Verdict::skip;
-      result.reason = *why;
+      result.reason = why->detail;
       return result;
     }
   }
@@ -69,13 +69,14 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
         if (run.rank != 0) continue;  // the heuristic's first choice is what a call runs
         const lt::Resolution r = resolver->resolve(c.call, spec.values.at("resolver").where);
         if (!r.config) {  // the resolver says the library refuses a call it ran: every output differs
-          ++coverage[kModel].declines["the resolver says the library refuses it (" + r.refused + ")"];
+          count_decline(coverage[kModel].declines,
+                        decline(DeclineCode::library_refuses, "the resolver says the library refuses it (" + r.refused + ")"));
           continue;
         }
         run.config = *r.config;
       }
       if (const auto why = ref::model_declines(lt::library_algo(run.config))) {
-        ++coverage[kModel].declines[*why];
+        count_decline(coverage[kModel].declines, *why);
         continue;
       }
       ++coverage[kModel].ran;

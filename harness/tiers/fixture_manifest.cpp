@@ -8,7 +8,7 @@
 #include "harness/core/scale_operands.hpp"
 #include "harness/core/sha256.hpp"
 #include "harness/generators/families.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu {
 namespace {

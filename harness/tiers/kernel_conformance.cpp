@@ -206,8 +206,8 @@ class Conformance {
                const std::string& pf) {
     const auto why = b.declines(m, shape, plan_.trace);
     if (!why) return true;
-    ++declined_[b.name() + " x " + pf.substr(0, pf.find('/')) + ": " + *why];
-    ++coverage_[b.name()].declines[*why];
+    ++declined_[b.name() + " x " + pf.substr(0, pf.find('/')) + ": " + why->detail];
+    count_decline(coverage_[b.name()].declines, *why);
     tallies_[b.name()];  // a backend that never ran still appears in the counts, with zeros
     return false;
   }

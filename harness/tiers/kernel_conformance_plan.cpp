@@ -46,7 +46,8 @@ const std::vector<std::string>& gpu_backend_names() {
 
 std::optional<std::string> gpu_unavailable_reason() {
 #if defined(MMAEMU_TIERS_HAVE_CUDA)
-  return kernels::cuda_device_declines();
+  if (const Declined why = kernels::cuda_device_declines()) return why->detail;
+  return std::nullopt;
 #else
   return std::string("built without CUDA: no GPU backend in this build");
 #endif

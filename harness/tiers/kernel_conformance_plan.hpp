@@ -11,7 +11,7 @@
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 #include "harness/tiers/suite_spec.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu::tiers {
 

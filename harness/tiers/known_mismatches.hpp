@@ -12,7 +12,7 @@
 
 #include "harness/core/result.hpp"
 #include "harness/tiers/suite_spec.hpp"
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu {
 

@@ -78,8 +78,8 @@ class Parity {
     compare("reference", stream, in, native, tiers::reference_outputs(in, false));
     for (const kernels::Backend* b : backends_) {
       if (auto why = b->declines(m, in.shape, false)) {
-        ++declined_[b->name() + ": " + *why];
-        ++coverage_[b->name()].declines[*why];
+        ++declined_[b->name() + ": " + why->detail];
+        count_decline(coverage_[b->name()].declines, *why);
         counts_[b->name()];
         continue;
       }

@@ -179,7 +179,12 @@ SuiteResult run_properties(const SuiteSpec& spec) {
       discarded += static_cast<size_t>(g.discarded);
       for (const auto& [backend, n] : g.ran) coverage[backend].ran += n;
       for (const auto& [backend, reasons] : g.declined)
-        for (const auto& [why, n] : reasons) coverage[backend].declines[why] += n;
+        for (const auto& [detail, t] : reasons) {
+          DeclineTally& into = coverage[backend].declines[detail];
+          into.code = t.code;
+          into.algorithm = t.algorithm;
+          into.problems += t.problems;
+        }
       if (g.expect == props::Expect::not_applicable) {
         ++not_applicable;
         row(g, "not applicable", "-", g.why);
@@ -228,7 +233,8 @@ SuiteResult run_properties(const SuiteSpec& spec) {
   if (spec.progress) std::cerr << "\r\033[K" << std::flush;
   for (const std::string& f : rules.failures(coverage)) r.failures.push_back(f);
   for (const auto& [backend, cov] : coverage)
-    for (const auto& [why, n] : cov.declines) table += "\n" + backend + " declined " + std::to_string(n) + " problems: " + why + "\n";
+    for (const auto& [detail, t] : cov.declines)
+      table += "\n" + backend + " declined " + std::to_string(t.problems) + " problems: " + t.code + ": " + detail + "\n";
   fs::create_directories(ce_root);
   write_file_atomic(ce_root / "groups.md", table + timing);
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/tiers/tier_schema.hpp"
+#include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu {
 

@@ -64,13 +64,24 @@ MMAEMU_HD bool sign_of(double x) {
 #endif
 }
 
-// Why an instruction cannot take this path (nullptr: it can).
-MMAEMU_HD const char* wide_declines(const OpParams& p) {
-  if (p.lowered) return "lowered instructions run as their lowering";
-  if (p.instr.scale.present) return "block-scaled instructions";
+// Why an instruction cannot take this path (none: it can). A value, so that the backend maps it to its
+// decline code (v5_wide.cu) and device code can ask it too.
+enum class WideDecline { none, lowered, block_scaled, too_wide };
+MMAEMU_HD WideDecline wide_declines(const OpParams& p) {
+  if (p.lowered) return WideDecline::lowered;
+  if (p.instr.scale.present) return WideDecline::block_scaled;
   const BlockParams& bp = p.instr.block;
-  if (bp.F > 48 || block_sum_bits(bp.L, bp.F) > 51) return "a block sum wider than a double's chain holds (51 bits above its grid)";
-  return nullptr;
+  if (bp.F > 48 || block_sum_bits(bp.L, bp.F) > 51) return WideDecline::too_wide;
+  return WideDecline::none;
+}
+inline const char* wide_decline_text(WideDecline why) {
+  switch (why) {
+    case WideDecline::lowered: return "lowered instructions run as their lowering";
+    case WideDecline::block_scaled: return "block-scaled instructions";
+    case WideDecline::too_wide: return "a block sum wider than a double's chain holds (51 bits above its grid)";
+    case WideDecline::none: break;
+  }
+  return "";
 }
 
 // The operand as blocks read it (decode()'s Value as a double); false for NaN and Inf. Written without

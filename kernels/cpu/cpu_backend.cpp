@@ -95,13 +95,14 @@ class CpuBackend final : public Backend {
            std::to_string(cpu::max_width(isa)) + " x 32 bits) and " + std::to_string(cpu::threads()) +
            " threads; scalar where lanes do not apply";
   }
-  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
+  Declined declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
     if (pinned_ && !cpu::cpu_runs(*pinned_))
-      return std::string("this machine does not run the ") + cpu::isa_name(*pinned_) + " kernels";
+      return decline(DeclineCode::cpu_isa_unavailable,
+                     std::string("this machine does not run the ") + cpu::isa_name(*pinned_) + " kernels");
     if (!pinned_) try {
         (void)cpu::selected_isa();
       } catch (const std::exception& e) {
-        return std::string(e.what());
+        return decline(DeclineCode::cpu_isa_unavailable, e.what());
       }
     if (model.fma_chain) return std::nullopt;
     return arith_declines(model);

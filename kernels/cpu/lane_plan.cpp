@@ -16,31 +16,31 @@ LaneFormat lane_format(const FmtParams& f) {
 
 }  // namespace
 
-std::optional<std::string> lane_plan_declines(const arith::OpParams& p) {
-  if (p.lowered) return "lowered instruction (its parts and IEEE addition run scalar)";
+Declined lane_plan_declines(const arith::OpParams& p) {
+  if (p.lowered) return decline(DeclineCode::lowered_instruction, "lowered instruction (its parts and IEEE addition run scalar)");
   const arith::InstrParams& in = p.instr;
-  if (in.scale.present) return "block-scaled instruction";
-  if (in.a.man_bits > 10 || in.b.man_bits > 10) return "operands wider than 11 significant bits";
+  if (in.scale.present) return decline(DeclineCode::block_scaled, "block-scaled instruction");
+  if (in.a.man_bits > 10 || in.b.man_bits > 10) return decline(DeclineCode::format_not_implemented, "operands wider than 11 significant bits");
   const arith::BlockParams& bp = in.block;
-  if (bp.L < 1 || in.k < 1) return "empty block model";
-  if (bp.F < in.a.man_bits + in.b.man_bits) return "F below the products' fraction bits";
-  if (bp.F > 29) return "block sums wider than 32 bits";
+  if (bp.L < 1 || in.k < 1) return decline(DeclineCode::incomplete_model, "empty block model");
+  if (bp.F < in.a.man_bits + in.b.man_bits) return decline(DeclineCode::other_path, "F below the products' fraction bits");
+  if (bp.F > 29) return decline(DeclineCode::block_too_wide, "block sums wider than 32 bits");
   // The largest product term (both significands all ones, at emax) and the largest addend term.
   const uint64_t product = ((uint64_t{2} << in.a.man_bits) - 1) * ((uint64_t{2} << in.b.man_bits) - 1)
                            << (bp.F - in.a.man_bits - in.b.man_bits);
   if (static_cast<uint64_t>(bp.L) * (product + 1) + (uint64_t{1} << (bp.F + 1)) + 1 >= (uint64_t{1} << 32))
-    return "block sums wider than 32 bits";
+    return decline(DeclineCode::block_too_wide, "block sums wider than 32 bits");
   // The chain stays in one pattern: C and D alike, and the block's result read back as that format.
-  if (in.c.id != in.d.id) return "C and D in different formats";
-  if (in.d.id != Fmt::fp32 && in.d.id != Fmt::fp16) return "D is neither fp32 nor fp16";
+  if (in.c.id != in.d.id) return decline(DeclineCode::mixed_accumulator, "C and D in different formats");
+  if (in.d.id != Fmt::fp32 && in.d.id != Fmt::fp16) return decline(DeclineCode::format_not_implemented, "D is neither fp32 nor fp16");
   const bool same = bp.result.id == in.d.id || (bp.result.id == Fmt::e8m13 && in.d.id == Fmt::fp32);
-  if (!same) return "block result in another format than D";
-  if (!ieee_pattern(bp.result) || !ieee_pattern(in.d)) return "result format without Inf";
+  if (!same) return decline(DeclineCode::format_not_implemented, "block result in another format than D");
+  if (!ieee_pattern(bp.result) || !ieee_pattern(in.d)) return decline(DeclineCode::format_not_implemented, "result format without Inf");
   return std::nullopt;
 }
 
 LanePlan lane_plan(const arith::OpParams& p) {
-  if (auto why = lane_plan_declines(p)) throw std::invalid_argument("lane plan: " + *why);
+  if (auto why = lane_plan_declines(p)) throw std::invalid_argument("lane plan: " + why->detail);
   const arith::InstrParams& in = p.instr;
   const arith::BlockParams& bp = in.block;
   LanePlan plan;

@@ -17,6 +17,7 @@
 #include <string>
 
 #include "kernels/arith/op_params.hpp"
+#include "mmaemu/reference/decline.hpp"
 
 namespace mmaemu::kernels::cpu {
 
@@ -46,7 +47,7 @@ struct LanePlan {
 };
 
 // Empty when the instruction's blocks run on lanes; otherwise why not (the scalar arithmetic runs it).
-std::optional<std::string> lane_plan_declines(const arith::OpParams& p);
+Declined lane_plan_declines(const arith::OpParams& p);
 
 // The plan of `p`; lane_plan_declines(p) must be empty.
 LanePlan lane_plan(const arith::OpParams& p);

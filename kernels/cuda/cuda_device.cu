@@ -6,15 +6,15 @@
 
 namespace mmaemu::kernels {
 
-std::optional<std::string> cuda_device_declines() {
-  static const std::optional<std::string> why = []() -> std::optional<std::string> {
+Declined cuda_device_declines() {
+  static const Declined why = []() -> Declined {
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess) {
       cudaGetLastError();  // clear the sticky error of a failed query
-      return "no CUDA device: " + std::string(cudaGetErrorString(err));
+      return decline(DeclineCode::no_gpu, "no CUDA device: " + std::string(cudaGetErrorString(err)));
     }
-    if (count == 0) return std::string("no CUDA device: the driver reports none");
+    if (count == 0) return decline(DeclineCode::no_gpu, "no CUDA device: the driver reports none");
     return std::nullopt;
   }();
   return why;

@@ -10,8 +10,8 @@
 
 namespace mmaemu::kernels {
 
-// "no CUDA device: <CUDA's message>" when none can be used; empty otherwise. Asked once per process.
-std::optional<std::string> cuda_device_declines();
+// no_gpu, "no CUDA device: <CUDA's message>", when none can be used; empty otherwise. Asked once per process.
+Declined cuda_device_declines();  // code no_gpu
 
 // Compute capability of the current device as major * 10 + minor (90 on an H200); 0 without one.
 int cuda_device_sm();

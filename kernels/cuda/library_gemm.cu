@@ -132,23 +132,24 @@ TcSlices slices_of(const arith::LibraryParams& p, const ref::LibraryCall& call, 
 }
 
 // Why the slices cannot run on the tensor cores here; empty when they can.
-std::optional<std::string> why_not_tensor_cores(const arith::LibraryParams& p, const ref::LibraryCall& call) {
-  if (p.simt_fp32 || !p.main_loop) return "an fp32 SIMT kernel";
-  if (p.main_loop->instr.family != ref::InstrFamily::wgmma) return "an mma.sync kernel";
-  if (p.tf32_rounded) return "fp32 operands rounded to tf32 first";
-  if (p.interleave_block || p.residue_first) return "slices that are not consecutive chains";
+Declined why_not_tensor_cores(const arith::LibraryParams& p, const ref::LibraryCall& call) {
+  const auto other_path = [](const char* why) { return decline(DeclineCode::other_path, why); };
+  if (p.simt_fp32 || !p.main_loop) return other_path("an fp32 SIMT kernel");
+  if (p.main_loop->instr.family != ref::InstrFamily::wgmma) return other_path("an mma.sync kernel");
+  if (p.tf32_rounded) return other_path("fp32 operands rounded to tf32 first");
+  if (p.interleave_block || p.residue_first) return other_path("slices that are not consecutive chains");
   const SliceGeometry g = slice_geometry(p, call);
-  if (g.chunk * p.slices < call.K) return "slices that do not cover K";
+  if (g.chunk * p.slices < call.K) return other_path("slices that do not cover K");
   const Backend* tc = find_backend("tc");
-  if (!tc) return "no tc backend in this build";
+  if (!tc) return decline(DeclineCode::not_built, "no tc backend in this build");
   const ref::InstructionModel& model = wide_variant(p, call.N);
   // The tc backend's own judgement (this GPU's architecture, the model's block its own) for one slice.
-  if (auto why = tc->declines(model, GemmShape{1, call.M, call.N, std::min(g.chunk, call.K)}, false)) return *why;
+  if (auto why = tc->declines(model, GemmShape{1, call.M, call.N, std::min(g.chunk, call.K)}, false)) return why;
   const int bytes = tc_slices_operand_bytes(model);
   if (ref::spec(call.a).storage_bytes() != bytes || ref::spec(call.b).storage_bytes() != bytes)
-    return "operands stored in another width than " + model.instr.name + " reads";
-  if (ref::spec(call.c).storage_bytes() > 4 || ref::spec(call.d).storage_bytes() > 4) return "C or D wider than 32 bits";
-  if (auto why = tc_slices_declines(model, slices_of(p, call, g, {}, {}, nullptr))) return *why;
+    return decline(DeclineCode::other_path, "operands stored in another width than " + model.instr.name + " reads");
+  if (ref::spec(call.c).storage_bytes() > 4 || ref::spec(call.d).storage_bytes() > 4) return other_path("C or D wider than 32 bits");
+  if (auto why = tc_slices_declines(model, slices_of(p, call, g, {}, {}, nullptr))) return why;
   return std::nullopt;
 }
 
@@ -218,7 +219,7 @@ StoredOnDevice store_on_device(const uint32_t* host, size_t rows, size_t cols, r
 
 }  // namespace
 
-std::optional<std::string> library_cuda_tensor_cores_declines(const arith::LibraryParams& p, const ref::LibraryCall& call) {
+Declined library_cuda_tensor_cores_declines(const arith::LibraryParams& p, const ref::LibraryCall& call) {
   return why_not_tensor_cores(p, call);
 }
 

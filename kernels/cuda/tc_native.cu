@@ -300,38 +300,42 @@ class TcBackend final : public Backend {
            x.rz_overflow_to_inf == y.rz_overflow_to_inf && x.tf32_input == y.tf32_input;
   }
 
-  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
-                                      bool wants_trace) const override {
+  Declined declines(const ref::InstructionModel& model, const GemmShape& shape, bool wants_trace) const override {
     if (auto why = cuda_device_declines()) return why;
     const int sm = cuda_device_sm();
     const auto gpu = native_arch(sm);
     const std::string gpu_name = gpu ? std::string(ref::arch_name(*gpu)) : "sm" + std::to_string(sm);
-    if (!gpu) return "tc: this build has no tensor-core code for this GPU (" + gpu_name + ")";
+    if (!gpu) return decline(DeclineCode::no_tensor_core_code, "tc: this build has no tensor-core code for this GPU (" + gpu_name + ")");
     if (model.arch != *gpu)
-      return "tc: target " + std::string(ref::arch_name(model.arch)) + " differs from this GPU (" + gpu_name +
-             "); the tensor cores would give " + gpu_name + "'s bits";
+      return decline(DeclineCode::foreign_target, "tc: target " + std::string(ref::arch_name(model.arch)) +
+                                                      " differs from this GPU (" + gpu_name + "); the tensor cores would give " +
+                                                      gpu_name + "'s bits");
     // The tensor cores compute the architecture's own block: a model whose block differs from the
     // catalogue's (a study of another F or L, a doctored profile) is not what they give.
     if (!same_block(model.block, ref::lookup(model.arch, model.instr.name).block))
-      return "tc: the model's block differs from " + gpu_name + "'s own; the tensor cores give only their own";
-    if (model.fma_chain) return std::string("tc: fp64 mma (an IEEE fma chain) has no tensor-core kernel here; v1 and host run it");
+      return decline(DeclineCode::foreign_target,
+                     "tc: the model's block differs from " + gpu_name + "'s own; the tensor cores give only their own");
+    if (model.fma_chain)
+      return decline(DeclineCode::fp64_fma_chain, "tc: fp64 mma (an IEEE fma chain) has no tensor-core kernel here; v1 and host run it");
     if (!find_native(model.instr.name)) {
       if (ref::is_wide_n_variant(model.instr))
-        return "tc: " + model.instr.name + ": wgmma kernels are built for N = 8, 64, 128 and 256 (N = " +
-               std::to_string(model.instr.n) + ")";
-      return "tc: no native kernel for " + model.instr.name;
+        return decline(DeclineCode::no_native_kernel, "tc: " + model.instr.name +
+                                                          ": wgmma kernels are built for N = 8, 64, 128 and 256 (N = " +
+                                                          std::to_string(model.instr.n) + ")");
+      return decline(DeclineCode::no_native_kernel, "tc: no native kernel for " + model.instr.name);
     }
     if (wants_trace && ref::is_wide_n_variant(model.instr))
-      return "tc: " + model.instr.name + ": a trace comes only from the N = 8 kernel (the wide-N GEMM keeps the "
-             "accumulator in flight between steps)";
+      return decline(DeclineCode::no_trace, "tc: " + model.instr.name +
+                                                ": a trace comes only from the N = 8 kernel (the wide-N GEMM keeps the "
+                                                "accumulator in flight between steps)");
     const size_t steps = ref::gemm_steps(model, shape.K);
     if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
         steps * model.instr.k > INT_MAX || (shape.M + tc::kTile - 1) / tc::kTile > 65535)
-      return std::string("tc: a dimension exceeds the kernel's grid");
+      return decline(DeclineCode::grid_limit, "tc: a dimension exceeds the kernel's grid");
     return std::nullopt;
   }
 
-  std::optional<std::string> declines_device_operands() const override {
+  Declined declines_device_operands() const override {
     return std::nullopt;  // NativeGemmBuffers narrows and widens them on the device
   }
 
@@ -347,17 +351,18 @@ class TcBackend final : public Backend {
 
 }  // namespace
 
-std::optional<std::string> tc_slices_declines(const ref::InstructionModel& model, const TcSlices& s) {
+Declined tc_slices_declines(const ref::InstructionModel& model, const TcSlices& s) {
   const SliceKernel* k = find_slice_kernel(model.instr.name);
-  if (!k) return "tc slices: no pipelined kernel for " + model.instr.name;
-  if (!k->acc32) return "tc slices: " + model.instr.name + " accumulates in 16 bits";
+  if (!k) return decline(DeclineCode::no_native_kernel, "tc slices: no pipelined kernel for " + model.instr.name);
+  if (!k->acc32) return decline(DeclineCode::format_not_implemented, "tc slices: " + model.instr.name + " accumulates in 16 bits");
   if (s.promotion_k && s.promotion_k != k->promotion_k)
-    return "tc slices: promotion every " + std::to_string(s.promotion_k) + " products; " + model.instr.name +
-           (k->promotion_k ? " promotes every " + std::to_string(k->promotion_k) : std::string(" has no promoting kernel"));
+    return decline(DeclineCode::no_native_kernel,
+                   "tc slices: promotion every " + std::to_string(s.promotion_k) + " products; " + model.instr.name +
+                       (k->promotion_k ? " promotes every " + std::to_string(k->promotion_k) : std::string(" has no promoting kernel")));
   const size_t padded_len = s.len + 16;
   if (s.M > INT_MAX || s.N > INT_MAX || s.K > INT_MAX || padded_len > INT_MAX || s.count > INT_MAX ||
       (s.M + tc::pipelined::kTileM - 1) / tc::pipelined::kTileM > 65535)
-    return std::string("tc slices: a dimension exceeds the kernel's grid");
+    return decline(DeclineCode::grid_limit, "tc slices: a dimension exceeds the kernel's grid");
   return std::nullopt;
 }
 
@@ -367,7 +372,7 @@ int tc_slices_operand_bytes(const ref::InstructionModel& model) {
 }
 
 void tc_run_slices(const ref::InstructionModel& model, const TcSlices& s) {
-  if (auto why = tc_slices_declines(model, s)) throw KernelError(*why);
+  if (auto why = tc_slices_declines(model, s)) throw KernelError(why->detail);
   if (s.M * s.N * s.count == 0) return;
   find_slice_kernel(model.instr.name)->run(s);
 }

@@ -11,6 +11,7 @@
 #include <optional>
 #include <string>
 
+#include "mmaemu/reference/decline.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::kernels {
@@ -31,7 +32,7 @@ struct TcSlices {
 // pipelined kernel for, a promotion it has no kernel for, or a dimension past the kernel's int
 // indices); empty when it can. The GPU's
 // architecture is the caller's to check (the tc backend's declines).
-std::optional<std::string> tc_slices_declines(const ref::InstructionModel& model, const TcSlices& s);
+Declined tc_slices_declines(const ref::InstructionModel& model, const TcSlices& s);
 
 // The operands' storage width the instruction reads (1, 2 or 4 bytes).
 int tc_slices_operand_bytes(const ref::InstructionModel& model);

@@ -15,12 +15,12 @@
 namespace mmaemu::kernels {
 
 // `backend` prefixes the reason ("v4: ..."); `tile_rows` is the M of the backend's largest tile.
-std::optional<std::string> tiled_kernel_declines(const std::string& backend, const ref::InstructionModel& model,
-                                                 const GemmShape& shape, size_t tile_rows);
+Declined tiled_kernel_declines(const std::string& backend, const ref::InstructionModel& model, const GemmShape& shape,
+                               size_t tile_rows);
 
 class TiledCudaBackend : public Backend {
  public:
-  std::optional<std::string> declines_device_operands() const final { return std::nullopt; }
+  Declined declines_device_operands() const final { return std::nullopt; }
   // The instruction's parameters and steps, nothing run for an empty D, then run_kernel.
   RunInfo run(const GemmProblem& p) const final;
 

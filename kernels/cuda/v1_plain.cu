@@ -49,15 +49,15 @@ class V1Backend final : public Backend {
   std::string description() const override {
     return "CUDA cores, one thread per output, integer arithmetic (the host backend's code on the GPU)";
   }
-  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
+  Declined declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
     if (auto why = cuda_device_declines()) return why;
     if (model.fma_chain) return std::nullopt;
     return arith_declines(model);
   }
-  std::optional<std::string> declines_device_operands() const override { return std::nullopt; }
+  Declined declines_device_operands() const override { return std::nullopt; }
 
   RunInfo run(const GemmProblem& pr) const override {
-    if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + *why);
+    if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + why->detail);
     const GemmShape& s = pr.shape;
     const size_t words = pr.model->fma_chain ? 2 : 1;  // per element: fp64 takes two
     const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s), S = scales_per_row(*pr.model, s);

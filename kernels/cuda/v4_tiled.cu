@@ -54,12 +54,11 @@ class V4Backend final : public TiledCudaBackend {
            "per tile (Hopper 16-bit, tf32, FP8 blocks); the host backend's arithmetic, every profile it covers";
   }
 
-  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
-                                      bool /*wants_trace*/) const override {
+  Declined declines(const ref::InstructionModel& model, const GemmShape& shape, bool /*wants_trace*/) const override {
     if (auto why = tiled_kernel_declines(name(), model, shape, v4::kTile)) return why;
     if (v4::kStageK % model.instr.k != 0)
-      return "v4: instruction K = " + std::to_string(model.instr.k) + " does not divide its " +
-             std::to_string(v4::kStageK) + "-element K stage";
+      return decline(DeclineCode::k_stage, "v4: instruction K = " + std::to_string(model.instr.k) + " does not divide its " +
+                                               std::to_string(v4::kStageK) + "-element K stage");
     return std::nullopt;
   }
 

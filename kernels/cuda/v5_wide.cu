@@ -57,13 +57,17 @@ class V5Backend final : public TiledCudaBackend {
            "by a rounded-toward-zero add (Hopper 16-bit, tf32, FP8 and the other blocks that fit 53 bits)";
   }
 
-  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape& shape,
-                                      bool /*wants_trace*/) const override {
+  Declined declines(const ref::InstructionModel& model, const GemmShape& shape, bool /*wants_trace*/) const override {
     if (auto why = tiled_kernel_declines(name(), model, shape, v5::GemmTile::kM)) return why;
-    if (const char* why = arith::wide_declines(params_from_profile(model))) return std::string("v5: ") + why + " (v4 runs them)";
+    if (const arith::WideDecline why = arith::wide_declines(params_from_profile(model)); why != arith::WideDecline::none) {
+      const DeclineCode code = why == arith::WideDecline::lowered        ? DeclineCode::lowered_instruction
+                               : why == arith::WideDecline::block_scaled ? DeclineCode::block_scaled
+                                                                         : DeclineCode::block_too_wide;
+      return decline(code, std::string("v5: ") + arith::wide_decline_text(why) + " (v4 runs them)");
+    }
     if (model.instr.k > v5::kMaxStepK)
-      return "v5: instruction K = " + std::to_string(model.instr.k) + " is over its " + std::to_string(v5::kMaxStepK) +
-             "-element stage";
+      return decline(DeclineCode::k_stage, "v5: instruction K = " + std::to_string(model.instr.k) + " is over its " +
+                                               std::to_string(v5::kMaxStepK) + "-element stage");
     return std::nullopt;
   }
 

@@ -15,7 +15,7 @@ class HostBackend final : public Backend {
   std::string description() const override {
     return "the GPU kernels' __host__ __device__ arithmetic, one output at a time on the CPU";
   }
-  std::optional<std::string> declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
+  Declined declines(const ref::InstructionModel& model, const GemmShape&, bool) const override {
     if (model.fma_chain) return std::nullopt;
     return arith_declines(model);
   }

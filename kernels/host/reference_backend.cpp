@@ -11,7 +11,7 @@ class ReferenceBackend final : public Backend {
  public:
   std::string name() const override { return "reference"; }
   std::string description() const override { return "the bit-exact oracle (ref::gemm), scalar C++"; }
-  std::optional<std::string> declines(const ref::InstructionModel&, const GemmShape&, bool) const override {
+  Declined declines(const ref::InstructionModel&, const GemmShape&, bool) const override {
     return std::nullopt;
   }
   RunInfo run(const GemmProblem& pr) const override {

@@ -33,12 +33,12 @@ std::optional<LibraryEngine> parse_library_engine(std::string_view name) {
   return std::nullopt;
 }
 
-std::optional<std::string> library_engine_declines(LibraryEngine engine) {
+Declined library_engine_declines(LibraryEngine engine) {
   if (engine == LibraryEngine::host || engine == LibraryEngine::cpu) return std::nullopt;
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
   return cuda_device_declines();
 #else
-  return "built without CUDA";
+  return decline(DeclineCode::not_built, "built without CUDA");
 #endif
 }
 
@@ -76,7 +76,7 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
 void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref::LibraryAlgo& algo, const uint32_t* A,
                   const uint32_t* B, const uint32_t* C, uint32_t* D) {
   if (engine == LibraryEngine::cuda) {
-    if (const auto why = library_engine_declines(engine)) throw KernelError("library GEMM on CUDA: " + *why);
+    if (const auto why = library_engine_declines(engine)) throw KernelError("library GEMM on CUDA: " + why->detail);
     library_gemm_cuda(library_params(call, algo), call, A, B, C, D);
     return;
   }
@@ -123,8 +123,8 @@ void library_gemm_cuda_device(const arith::LibraryParams&, const ref::LibraryCal
                               const DeviceMatrix&, const DeviceMatrix&, const DeviceOutput&) {
   throw KernelError("library GEMM on CUDA: built without CUDA");
 }
-std::optional<std::string> library_cuda_tensor_cores_declines(const arith::LibraryParams&, const ref::LibraryCall&) {
-  return "built without CUDA";
+Declined library_cuda_tensor_cores_declines(const arith::LibraryParams&, const ref::LibraryCall&) {
+  return decline(DeclineCode::not_built, "built without CUDA");
 }
 std::vector<double> library_gemm_cuda_resident(const ref::LibraryCall&, const ref::LibraryAlgo&, const uint32_t*,
                                                const uint32_t*, const uint32_t*, uint32_t*, int) {

@@ -21,7 +21,7 @@ std::optional<LibraryEngine> parse_library_engine(std::string_view name);  // "r
 std::string_view library_engine_name(LibraryEngine engine);
 
 // Why `engine` cannot run here (cuda: not built with CUDA, or no device); empty when it can.
-std::optional<std::string> library_engine_declines(LibraryEngine engine);
+Declined library_engine_declines(LibraryEngine engine);
 
 // The per-output parameters of a call and configuration. Throws std::invalid_argument for a call the
 // library refuses or an instruction the kernels' arithmetic declines.
@@ -34,7 +34,7 @@ void library_gemm(LibraryEngine engine, const ref::LibraryCall& call, const ref:
 // Why the GPU engine computes this call one thread per output instead of its slices' chains on the
 // tensor cores (tc's pipelined GEMM: a wgmma kernel of consecutive slices, FP8 promotion every 128
 // products included, on a GPU of the wgmma's architecture); empty when it uses the tensor cores.
-std::optional<std::string> library_cuda_tensor_cores_declines(const arith::LibraryParams& p, const ref::LibraryCall& call);
+Declined library_cuda_tensor_cores_declines(const arith::LibraryParams& p, const ref::LibraryCall& call);
 
 // The GPU side (kernels/cuda/library_gemm.cu; throws KernelError when built without CUDA).
 void library_gemm_cuda(const arith::LibraryParams& p, const ref::LibraryCall& call, const uint32_t* A,

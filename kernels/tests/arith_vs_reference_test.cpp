@@ -131,7 +131,8 @@ TEST(KernelArith, EveryProfileFitsSixtyFourBitSums) {
   for (ref::Arch a : ref::all_archs())
     for (const ref::InstructionModel& m : ref::instructions_of(a)) {
       if (m.fma_chain) continue;  // fp64: no block sums (arith/fma_chain.hpp)
-      EXPECT_EQ(arith_declines(m), std::nullopt) << ref::arch_name(a) << " " << m.instr.name;
+      const Declined why = arith_declines(m);
+      EXPECT_FALSE(why.has_value()) << ref::arch_name(a) << " " << m.instr.name << ": " << (why ? why->detail : "");
     }
   EXPECT_EQ(arith::block_sum_bits(32, 25), 33);
   EXPECT_EQ(arith::block_sum_bits(16, 25), 32);
@@ -289,12 +290,10 @@ class WideBlockRun : public Backend {
  public:
   std::string name() const override { return "wide-block (test)"; }
   std::string description() const override { return "arith::wide_step per output, on the CPU"; }
-  std::optional<std::string> declines(const ref::InstructionModel&, const GemmShape&, bool) const override {
-    return std::nullopt;
-  }
+  Declined declines(const ref::InstructionModel&, const GemmShape&, bool) const override { return std::nullopt; }
   RunInfo run(const GemmProblem& g) const override {
     const arith::OpParams p = params_from_profile(*g.model);
-    const bool wide = arith::wide_declines(p) == nullptr;
+    const bool wide = arith::wide_declines(p) == arith::WideDecline::none;
     const GemmShape& s = g.shape;
     const size_t k = static_cast<size_t>(p.instr.k), steps = ref::gemm_steps(*g.model, s.K);
     const size_t S = scales_per_row(*g.model, s);

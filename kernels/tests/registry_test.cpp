@@ -42,12 +42,12 @@ TEST(Registry, AutoTakesTheFirstThatAcceptsAndSaysWhyOthersDeclined) {
   for (; l[i] != c.chosen; ++i) {
     ASSERT_LT(i, c.declined.size());
     EXPECT_EQ(c.declined[i].first, l[i]->name());
-    EXPECT_FALSE(c.declined[i].second.empty());
+    EXPECT_FALSE(c.declined[i].second.detail.empty());
   }
   EXPECT_EQ(i, c.declined.size());
   for (const auto& [name, why] : c.declined)
     if (name == "v1") {
-      EXPECT_NE(why.find("no CUDA device"), std::string::npos) << why;
+      EXPECT_EQ(why.code, DeclineCode::no_gpu) << why.detail;
     }
 }
 
@@ -62,8 +62,8 @@ TEST(Registry, NamedBackendOrReason) {
   EXPECT_EQ(unknown.chosen, nullptr);
   ASSERT_EQ(unknown.declined.size(), 1u);
   EXPECT_EQ(unknown.declined[0].first, "v9");
-  EXPECT_NE(unknown.declined[0].second.find("unknown backend"), std::string::npos);
-  EXPECT_NE(unknown.declined[0].second.find("reference"), std::string::npos);  // lists what exists
+  EXPECT_EQ(unknown.declined[0].second.code, DeclineCode::unknown_backend);
+  EXPECT_NE(unknown.declined[0].second.detail.find("reference"), std::string::npos);  // lists what exists
 }
 
 TEST(Registry, ABackendThatDeclinesIsNeverChosen) {
@@ -74,6 +74,7 @@ TEST(Registry, ABackendThatDeclinesIsNeverChosen) {
   exact.block.frac_bits = 96;
   const GemmShape s{1, 16, 8, 16};
   ASSERT_TRUE(host_backend().declines(exact, s, false).has_value());
+  EXPECT_EQ(host_backend().declines(exact, s, false)->code, DeclineCode::block_too_wide);
 
   const LadderChoice automatic = choose_backend("auto", exact, s, false);
   ASSERT_NE(automatic.chosen, nullptr);
@@ -85,7 +86,7 @@ TEST(Registry, ABackendThatDeclinesIsNeverChosen) {
   EXPECT_EQ(named.chosen, nullptr);
   ASSERT_EQ(named.declined.size(), 1u);
   EXPECT_EQ(named.declined[0].first, "host");
-  EXPECT_FALSE(named.declined[0].second.empty());
+  EXPECT_EQ(named.declined[0].second.code, DeclineCode::block_too_wide) << named.declined[0].second.detail;
 }
 
 TEST(Registry, EveryAcceptingBackendGivesTheReferenceBits) {

@@ -103,13 +103,13 @@ uint32_t to_output(FormatId d, float v) {
 
 }  // namespace
 
-std::optional<std::string> library_refuses(const LibraryCall& c) {
+Declined library_refuses(const LibraryCall& c) {
   // The operand types of the model's matmuls (and fp32's SIMT kernels); anything else has no kernel
   // here and no rules in the model, so it is refused before any table is consulted.
   for (FormatId f : {c.a, c.b})
     if (f != FormatId::fp32 && !ptx_type(f))
-      return "no matmul with " + std::string(format_name(f)) + " operands in the model";
-  if (c.a == FormatId::e5m2 && c.b == FormatId::e5m2) return "no e5m2 x e5m2 matmul";
+      return decline(DeclineCode::library_refuses, "no matmul with " + std::string(format_name(f)) + " operands in the model");
+  if (c.a == FormatId::e5m2 && c.b == FormatId::e5m2) return decline(DeclineCode::library_refuses, "no e5m2 x e5m2 matmul");
   if (!fp8_call(c)) return std::nullopt;
   // FP8 (Hopper, TN): K a multiple of 16 (16-byte rows of A and columns of B), and D's leading
   // dimension 16-byte aligned: M elements of D, or N when M = 1. e4m3 x e4m3 with fast accumulation
@@ -122,9 +122,10 @@ std::optional<std::string> library_refuses(const LibraryCall& c) {
   const bool relaxed = c.a == FormatId::e4m3 && c.b == FormatId::e4m3 && c.fast_accum &&
                        (c.d == FormatId::bf16 || c.d == FormatId::fp16);
   if (relaxed && c.K % 4 == 0 && d_rows % 2 == 0) return std::nullopt;
-  if (c.K % 16 != 0) return relaxed ? "FP8 needs K to be a multiple of 4 (16 but for algorithm 62) and an even M"
-                                    : "FP8 needs K to be a multiple of 16";
-  return "FP8 needs D's leading dimension (M, or N when M = 1) to be a multiple of 16 bytes";
+  if (c.K % 16 != 0)
+    return decline(DeclineCode::library_refuses, relaxed ? "FP8 needs K to be a multiple of 4 (16 but for algorithm 62) and an even M"
+                                                         : "FP8 needs K to be a multiple of 16");
+  return decline(DeclineCode::library_refuses, "FP8 needs D's leading dimension (M, or N when M = 1) to be a multiple of 16 bytes");
 }
 
 namespace {
@@ -238,16 +239,22 @@ const std::vector<int>& modelled_algorithms() {
   return ids;
 }
 
-std::optional<std::string> model_declines(const LibraryAlgo& algo) {
+Declined model_declines(const LibraryAlgo& algo) {
   const auto& ids = modelled_algorithms();
   if (std::find(ids.begin(), ids.end(), algo.algo_id) != ids.end()) return std::nullopt;
-  return "the library model has no rules for cuBLASLt algorithm " + std::to_string(algo.algo_id) +
-         " (it has 20, 21, 23, 24, 43, 55, 62 and 66, fitted from H200 recordings)";
+  std::string have;
+  for (int id : ids)
+    if (id >= 0) have += (have.empty() ? "" : ", ") + std::to_string(id);
+  Decline d = decline(DeclineCode::library_algorithm_without_rules,
+                      "the library model has no rules for cuBLASLt algorithm " + std::to_string(algo.algo_id) +
+                          " (it has " + have + ", fitted from H200 recordings)");
+  d.algorithm = algo.algo_id;
+  return d;
 }
 
 LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
-  if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + *why);
-  if (const auto why = model_declines(algo)) throw std::invalid_argument(*why);
+  if (const auto why = library_refuses(c)) throw std::invalid_argument("the library refuses this call: " + why->detail);
+  if (const auto why = model_declines(algo)) throw std::invalid_argument(why->detail);
   LibraryPlan p;
   p.instruction = main_loop_instruction(c, algo);
   p.tf32_rounded = c.a == FormatId::tf32;

@@ -131,7 +131,7 @@ class DropsSubnormals : public kernels::Backend {
  public:
   std::string name() const override { return "fake"; }
   std::string description() const override { return "drops subnormal B"; }
-  std::optional<std::string> declines(const ref::InstructionModel&, const kernels::GemmShape&, bool) const override {
+  Declined declines(const ref::InstructionModel&, const kernels::GemmShape&, bool) const override {
     return std::nullopt;
   }
   kernels::RunInfo run(const kernels::GemmProblem& p) const override {

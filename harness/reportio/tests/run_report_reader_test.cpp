@@ -39,7 +39,9 @@ RunReport full_report() {
                 0.125};
   s.known_mismatched = 2;
   s.position = 4;
-  s.coverage = {{"host", {12, {}}}, {"tc", {4, {{"tc runs the GPU's own profile only (sm90)", 8}}}}};
+  s.coverage = {{"host", {12, {}}},
+                {"tc", {4, {{"tc runs the GPU's own profile only (sm90)", {"foreign-target", 8}}}}},
+                {"model", {3, {{"no rules for algorithm 13", {"library-algorithm-without-rules", 2, 13}}}}}};
   s.seed = 20261201;
   s.failures = {"required backend 'v4' ran nothing"};
   SuiteResult skip{"T3", "t3-gpu-quick", {"T3", "gpu"}, Verdict::skip, "no CUDA device", 0, 0, {}, {}, 0};
@@ -84,16 +86,33 @@ TEST(RunReportReader, ReadsBackKnownGroupsMismatchesAndTheShard) {
 TEST(RunReportReader, CoverageDeclinesSeedAndFailuresAreFieldsNotProse) {
   const RunReport run = run_report_from_json(report_json::render(full_report()), "full.json");
   const SuiteResult& s = run.suites[0];
-  ASSERT_EQ(s.coverage.size(), 2u);
+  ASSERT_EQ(s.coverage.size(), 3u);
   EXPECT_EQ(s.coverage.at("host").ran, 12u);
   EXPECT_TRUE(s.coverage.at("host").declines.empty());
   EXPECT_EQ(s.coverage.at("tc").ran, 4u);
-  EXPECT_EQ(s.coverage.at("tc").declines.at("tc runs the GPU's own profile only (sm90)"), 8u);
+  const DeclineTally& tc = s.coverage.at("tc").declines.at("tc runs the GPU's own profile only (sm90)");
+  EXPECT_EQ(tc.code, "foreign-target");
+  EXPECT_EQ(tc.problems, 8u);
+  EXPECT_FALSE(tc.algorithm.has_value());
+  const DeclineTally& model = s.coverage.at("model").declines.at("no rules for algorithm 13");
+  EXPECT_EQ(model.code, "library-algorithm-without-rules");
+  EXPECT_EQ(model.problems, 2u);
+  EXPECT_EQ(model.algorithm, 13);
   ASSERT_TRUE(s.seed.has_value());
   EXPECT_EQ(*s.seed, 20261201u);
   EXPECT_EQ(s.failures, std::vector<std::string>{"required backend 'v4' ran nothing"});
   EXPECT_FALSE(run.suites[1].seed.has_value());
   EXPECT_TRUE(run.suites[1].coverage.empty());
+}
+
+// Reports written before decline codes held {detail: problems}: they read, with an empty code.
+TEST(RunReportReader, DeclinesWrittenBeforeCodesStillRead) {
+  nlohmann::json j = nlohmann::json::parse(report_json::render(full_report()));
+  j["suites"][0]["coverage"]["tc"]["declines"] = {{"tc: target sm80 differs from this GPU", 8}};
+  const RunReport run = run_report_from_json(j.dump(), "old.json");
+  const DeclineTally& t = run.suites[0].coverage.at("tc").declines.at("tc: target sm80 differs from this GPU");
+  EXPECT_EQ(t.code, "");
+  EXPECT_EQ(t.problems, 8u);
 }
 
 TEST(RunReportReader, AReportWrittenBeforePositionsAndShardsStillReads) {

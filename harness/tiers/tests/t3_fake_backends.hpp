@@ -20,9 +20,16 @@ class FakeBackend final : public kernels::Backend {
 
   std::string name() const override { return name_; }
   std::string description() const override { return "test fake over the host backend"; }
-  std::optional<std::string> declines(const ref::InstructionModel& m, const kernels::GemmShape&, bool) const override {
-    if (ref::arch_name(m.arch) == declines_arch_) return name_ + ": no " + declines_arch_ + " here";
-    return std::nullopt;
+  // Declines on `declines_arch` with this code and detail text (default: foreign-target, "<name>: no
+  // <arch> here"), so that tests can reword the text and change the code independently.
+  FakeBackend& declining_with(DeclineCode code, std::string detail) {
+    code_ = code;
+    detail_ = std::move(detail);
+    return *this;
+  }
+  Declined declines(const ref::InstructionModel& m, const kernels::GemmShape&, bool) const override {
+    if (ref::arch_name(m.arch) != declines_arch_) return std::nullopt;
+    return decline(code_, detail_.empty() ? name_ + ": no " + declines_arch_ + " here" : detail_);
   }
   // Output 5 (or trace entry 5) of every run is spoilt; the CPU backends get rows in slices, so only
   // slices that hold that output are touched. Runs are whole problems here (the name is not "host").
@@ -50,6 +57,8 @@ class FakeBackend final : public kernels::Backend {
   std::string name_;
   Spoil spoil_;
   std::string declines_arch_;
+  DeclineCode code_ = DeclineCode::foreign_target;
+  std::string detail_;
 };
 
 }  // namespace mmaemu::testing

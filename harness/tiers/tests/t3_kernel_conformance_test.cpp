@@ -95,11 +95,14 @@ TEST_F(KernelConformance, AFailingBackendIsAnErrorWithItsMessage) {
   EXPECT_NE(r.reason.find("illegal memory access"), std::string::npos) << r.reason;
 }
 
-TEST_F(KernelConformance, DeclinesAreCountedPerReason) {
+TEST_F(KernelConformance, DeclinesAreCountedPerReasonWithTheirCode) {
   const SuiteResult r = run(suite_yaml("", "[good, no-sm80]"));
   EXPECT_EQ(r.verdict, Verdict::pass) << r.reason;
   EXPECT_NE(r.reason.find("declined: no-sm80 x sm80: no-sm80: no sm80 here (2 problems)"), std::string::npos) << r.reason;
   EXPECT_NE(r.reason.find("no-sm80: 0 problems"), std::string::npos) << r.reason;
+  const DeclineTally& t = r.coverage.at("no-sm80").declines.at("no-sm80: no sm80 here");
+  EXPECT_EQ(t.code, "foreign-target");
+  EXPECT_EQ(t.problems, 2u);
 }
 
 TEST_F(KernelConformance, RequireFailsWhenANamedBackendDidNotRun) {
@@ -116,18 +119,52 @@ TEST_F(KernelConformance, ARequiredBackendMayDeclineOnlyForAnAllowedReason) {
   const SuiteResult r = run(two_profiles(suite_yaml("    require: [no-sm80]\n", "[no-sm80]")));
   EXPECT_EQ(r.verdict, Verdict::fail) << r.reason;
   EXPECT_NE(r.reason.find("required backend 'no-sm80' declined 2 problems for a reason the suite does not allow "
-                          "(first: no-sm80: no sm80 here)"), std::string::npos) << r.reason;
+                          "(first: foreign-target: no-sm80: no sm80 here)"), std::string::npos) << r.reason;
   ASSERT_EQ(r.failures.size(), 1u);
   const SuiteResult allowed = run(two_profiles(suite_yaml(
-      "    require: [no-sm80]\n    allowed_declines:\n      - {backend: no-sm80, reason: no sm80 here, why: test}\n",
+      "    require: [no-sm80]\n    allowed_declines:\n      - {backend: no-sm80, code: foreign-target, why: test}\n",
       "[no-sm80]")));
   EXPECT_EQ(allowed.verdict, Verdict::pass) << allowed.reason;
   EXPECT_TRUE(allowed.failures.empty());
   // An allowed decline of another backend does not excuse this one.
   const SuiteResult other = run(two_profiles(suite_yaml(
-      "    require: [no-sm80]\n    allowed_declines:\n      - {backend: good, reason: no sm80 here, why: test}\n",
+      "    require: [no-sm80]\n    allowed_declines:\n      - {backend: good, code: foreign-target, why: test}\n",
       "[good, no-sm80]")));
   EXPECT_EQ(other.verdict, Verdict::fail) << other.reason;
+  // Nor does an allowed decline of another code.
+  const SuiteResult code = run(two_profiles(suite_yaml(
+      "    require: [no-sm80]\n    allowed_declines:\n      - {backend: no-sm80, code: k-stage, why: test}\n",
+      "[no-sm80]")));
+  EXPECT_EQ(code.verdict, Verdict::fail) << code.reason;
+}
+
+// Only the code decides: the same decline reworded gives the same verdicts, allowed or not, and the
+// same code under any text is allowed alike. (Before codes, tier files matched a piece of the message,
+// so a reworded message failed a suite or quietly widened what it allowed.)
+TEST_F(KernelConformance, RewordingADeclineChangesNoVerdict) {
+  auto two_profiles = [](std::string y) { return y.replace(y.find("[sm80]"), 6, "[sm80, sm90]"); };
+  const std::string allowing = "    require: [reworded]\n    allowed_declines:\n"
+                               "      - {backend: reworded, code: foreign-target, why: test}\n";
+  const std::string requiring = "    require: [reworded]\n";
+  std::vector<Verdict> allowed, refused;
+  for (const std::string& text : {std::string("no sm80 here"), std::string("sm80 differs from this GPU"),
+                                  std::string("the tensor cores would give another architecture's bits"), std::string("")}) {
+    FakeBackend reworded{"reworded", Spoil::none, "sm80"};
+    reworded.declining_with(DeclineCode::foreign_target, text);
+    available.push_back(&reworded);
+    allowed.push_back(run(two_profiles(suite_yaml(allowing, "[reworded]"))).verdict);
+    refused.push_back(run(two_profiles(suite_yaml(requiring, "[reworded]"))).verdict);
+    available.pop_back();
+  }
+  for (Verdict v : allowed) EXPECT_EQ(v, Verdict::pass);
+  for (Verdict v : refused) EXPECT_EQ(v, Verdict::fail);
+  // The allowing entry's words themselves matter as little: a decline of another code, worded as the
+  // allowed one used to be, is still refused.
+  FakeBackend disguised{"reworded", Spoil::none, "sm80"};
+  disguised.declining_with(DeclineCode::k_stage, "reworded: target sm80 differs from this GPU");
+  available.push_back(&disguised);
+  EXPECT_EQ(run(two_profiles(suite_yaml(allowing, "[reworded]"))).verdict, Verdict::fail);
+  available.pop_back();
 }
 
 TEST_F(KernelConformance, NothingRunIsAnError) {
@@ -205,9 +242,13 @@ TEST_F(KernelConformance, BadValuesAreInputErrorsAtTheirPlace) {
       {"    bulk_shape: 4x4\n", "[good]", ":11:17", "'4x4' is not a GEMM shape"},
       {"    large_families: [realstic]\n", "[good]", ":11:21", "unknown input family 'realstic'"},
       {"    require: [flip]\n", "[good]", ":11:14", "'require' names 'flip', which the suite does not run"},
-      {"    allowed_declines:\n      - {backend: flip, reason: x, why: y}\n", "[good]", ":12:19",
+      {"    allowed_declines:\n      - {backend: flip, code: no-gpu, why: y}\n", "[good]", ":12:19",
        "'allowed_declines' names 'flip', which the suite does not run"},
-      {"    allowed_declines:\n      - {backend: good, reason: x}\n", "[good]", ":12:9", "why"},
+      {"    allowed_declines:\n      - {backend: good, code: no-gpu}\n", "[good]", ":12:9", "why"},
+      {"    allowed_declines:\n      - {backend: good, code: differs, why: y}\n", "[good]", ":12:31", "foreign-target"},
+      {"    allowed_declines:\n      - {backend: good, reason: x, why: y}\n", "[good]", ":12:33", "names a 'code'"},
+      {"    allowed_declines:\n      - {backend: good, code: foreign-target, algorithms: [ten], why: y}\n", "[good]",
+       ":12:59", "library-algorithm-without-rules only"},
       {"    device_independence: hots\n", "[good]", ":11:26", "unknown backend 'hots'"},
       {"    formats: [fp7]\n", "[good]", ":11:14", "unknown format 'fp7'"},
   };

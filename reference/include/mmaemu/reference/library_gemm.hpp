@@ -42,6 +42,7 @@
 #include <string>
 #include <vector>
 
+#include "mmaemu/reference/decline.hpp"
 #include "mmaemu/reference/format.hpp"
 
 namespace mmaemu::ref {
@@ -65,7 +66,7 @@ struct LibraryAlgo {
 };
 
 // Why the library refuses a call (the heuristic offers no algorithm), or nullopt when it runs it.
-std::optional<std::string> library_refuses(const LibraryCall& call);
+Declined library_refuses(const LibraryCall& call);  // code library_refuses
 
 // The algorithms whose rules the model has (fitted from H200 recordings; 43 is tf32 with 21's rules), and
 // -1 (unknown: the input type's default rules). A configuration of any other algorithm (cuBLASLt's 10,
@@ -73,7 +74,7 @@ std::optional<std::string> library_refuses(const LibraryCall& call);
 // and other kernels PyTorch's calls reach, reports/h200/torch-bits) is not computed with rules that are
 // not its own: model_declines names the algorithm.
 const std::vector<int>& modelled_algorithms();
-std::optional<std::string> model_declines(const LibraryAlgo& algo);
+Declined model_declines(const LibraryAlgo& algo);  // code library_algorithm_without_rules, with the ID
 
 // The K grain of split-K slicing and the slices' bounds, for reports and tests.
 size_t split_grain(const LibraryCall& call, const LibraryAlgo& algo);
