@@ -12,11 +12,12 @@
 #include "bench/floors.hpp"
 #include "bench/gemm_inputs.hpp"
 #include "bench/sample_stats.hpp"
+#include "kernels/backend_names.hpp"
 
 namespace mmaemu::bench {
 
 struct GemmBenchOptions {
-  std::vector<std::string> backends{"v1", "v4", "tc"};
+  std::vector<std::string> backends = kernels::gpu_backend_names();  // every GPU backend (kernels/backend_names.hpp)
   std::vector<ref::FormatId> formats{ref::FormatId::fp16, ref::FormatId::bf16, ref::FormatId::tf32,
                                      ref::FormatId::e4m3, ref::FormatId::e5m2};
   std::vector<kernels::GemmShape> shapes{{1, 4096, 4096, 4096}};

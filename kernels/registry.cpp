@@ -2,28 +2,37 @@
 // does not decline and keeps the reasons of those that did.
 #include "kernels/registry.hpp"
 
+#include <stdexcept>
 #include <utility>
+
+#include "kernels/backend_names.hpp"
 
 namespace mmaemu::kernels {
 
 const std::vector<const Backend*>& backends() {
   static const std::vector<const Backend*> ladder = [] {
-    std::vector<const Backend*> l;
+    // What this build compiled, put in the order of the one list of names (backend_names.hpp).
+    std::vector<const Backend*> built;
 #if defined(MMAEMU_KERNELS_HAVE_TC_NATIVE)
-    l.push_back(&tc_backend());
+    built.push_back(&tc_backend());
 #endif
 #if defined(MMAEMU_KERNELS_HAVE_V5_WIDE)
-    l.push_back(&v5_backend());
+    built.push_back(&v5_backend());
 #endif
 #if defined(MMAEMU_KERNELS_HAVE_V4_TILED)
-    l.push_back(&v4_backend());
+    built.push_back(&v4_backend());
 #endif
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
-    l.push_back(&v1_backend());
+    built.push_back(&v1_backend());
 #endif
-    l.push_back(&cpu_backend());
-    l.push_back(&host_backend());
-    l.push_back(&reference_backend());
+    built.push_back(&cpu_backend());
+    built.push_back(&host_backend());
+    built.push_back(&reference_backend());
+    std::vector<const Backend*> l;
+    for (const BackendName& n : kBackendNames)
+      for (const Backend* b : built)
+        if (b->name() == n.name) l.push_back(b);
+    if (l.size() != built.size()) throw std::logic_error("a backend of this build is missing from kBackendNames");
     return l;
   }();
   return ladder;

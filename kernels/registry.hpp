@@ -1,6 +1,7 @@
 // The backends the registry knows, one function each, defined in the backend's own source file.
-// backends() (backend.hpp) lists them fastest first: tc, v5, v4, v1, cpu, host, reference. The GPU ones exist
-// only in CUDA builds, and v4 / tc only once their sources are present (see CMakeLists.txt).
+// backends() (backend.hpp) lists those this build holds in the order of the one list of names
+// (backend_names.hpp: fastest first). The GPU ones exist only in CUDA builds, and v4 / v5 / tc only
+// once their sources are present (see CMakeLists.txt).
 #pragma once
 #include "kernels/backend.hpp"
 

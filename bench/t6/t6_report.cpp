@@ -4,6 +4,8 @@
 #include <map>
 #include <sstream>
 
+#include "kernels/backend_names.hpp"
+
 namespace mmaemu::t6 {
 namespace {
 
@@ -388,7 +390,7 @@ std::string gpu_targets_markdown(const T6Result& r) {
     for (const CudaCoreTarget& target : kCudaCoreTargets)
       for (const char* format : kCudaCoreFormats) {
         const GemmPoint* best = nullptr;
-        for (const char* backend : kCudaCoreBackends)
+        for (const std::string& backend : kernels::cuda_core_backend_names())
           if (const GemmPoint* p = point(backend, format, target.shape); p && p->tmacs && (!best || p->tmacs->median > best->tmacs->median))
             best = p;
         const std::string what = std::string("best CUDA-core emulator, ") + format + " " + target.shape + " (>= " +

@@ -30,7 +30,6 @@ inline constexpr const char* kMmasimTargetKey = "mmasim/sm90/mma.m16n8k16.f32.f1
 inline constexpr double kTcTargetRatio = 0.5;
 inline constexpr const char* kTcTargetShapes[] = {"4096x4096x4096", "8192x8192x8192"};
 inline constexpr const char* kTcTargetFormats[] = {"fp16", "bf16", "tf32", "e4m3"};
-inline constexpr const char* kCudaCoreBackends[] = {"v5", "v4", "v1"};
 inline constexpr const char* kCudaCoreFormats[] = {"fp16", "bf16"};
 struct CudaCoreTarget {
   const char* shape;

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "harness/core/errors.hpp"
+#include "mmaemu/reference/library_gemm.hpp"
 
 namespace mmaemu::api {
 namespace {
@@ -19,8 +20,8 @@ ref::FormatId format_option(const std::string& name, const char* option) {
 const std::vector<LibraryProfileInfo>& library_profiles() {
   static const std::vector<LibraryProfileInfo> profiles = {
       {"cublaslt-h200",
-       "cuBLASLt 13.1.0.3 (130100) on an NVIDIA H200 (132 SMs): the library model (algorithms 20, 21, 23, 24, 43, 55, 62, 66, "
-       "fitted from recordings) and the heuristic's resolver (fixtures/cublaslt-h200/heuristic)",
+       "cuBLASLt 13.1.0.3 (130100) on an NVIDIA H200 (132 SMs): the library model (algorithms " + ref::modelled_algorithm_list() +
+           ", fitted from recordings) and the heuristic's resolver (fixtures/cublaslt-h200/heuristic)",
        "the CUDA 13.0 toolkit's libcublasLt.so.13.1.0.3 and PyTorch 2.11's wheel (nvidia-cublas 13.1.0.3): the same "
        "file (SHA-256 656298c8...), so one profile serves both (fixtures/torch-h200)"}};
   return profiles;

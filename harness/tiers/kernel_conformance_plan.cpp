@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "harness/core/errors.hpp"
+#include "kernels/backend_names.hpp"
 
 #if defined(MMAEMU_TIERS_HAVE_CUDA)
 #include "kernels/cuda/cuda_device.hpp"
@@ -40,7 +41,7 @@ void require_non_empty(const SchemaValue& v, const std::string& key) {
 }  // namespace
 
 const std::vector<std::string>& gpu_backend_names() {
-  static const std::vector<std::string> names = {"tc", "v5", "v4", "v1"};  // KernelConformance.GpuBackendNamesAreTheCudaBuildsOwn
+  static const std::vector<std::string> names = kernels::gpu_backend_names();
   return names;
 }
 

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "kernels/backend.hpp"
+#include "kernels/backend_names.hpp"
 #include "kernels/registry.hpp"
 #include "mmaemu/reference/model.hpp"
 
@@ -64,6 +65,21 @@ TEST(Registry, NamedBackendOrReason) {
   EXPECT_EQ(unknown.declined[0].first, "v9");
   EXPECT_EQ(unknown.declined[0].second.code, DeclineCode::unknown_backend);
   EXPECT_NE(unknown.declined[0].second.detail.find("reference"), std::string::npos);  // lists what exists
+}
+
+// The ladder is the one list of names (backend_names.hpp) restricted to what this build holds, in its
+// order: every backend of the build is named there, and the CPU ones are always built.
+TEST(Registry, TheLadderFollowsTheOneListOfNames) {
+  std::vector<std::string> listed;
+  for (const BackendName& n : kBackendNames) listed.emplace_back(n.name);
+  size_t at = 0;
+  for (const Backend* b : backends()) {
+    const auto it = std::find(listed.begin() + static_cast<std::ptrdiff_t>(at), listed.end(), b->name());
+    ASSERT_NE(it, listed.end()) << b->name() << " is not in kBackendNames, or out of its order";
+    at = static_cast<size_t>(it - listed.begin()) + 1;
+  }
+  for (const std::string& cpu : backend_names_in({BackendPlace::cpu})) EXPECT_NE(find_backend(cpu), nullptr) << cpu;
+  EXPECT_EQ(gpu_backend_names().size() + backend_names_in({BackendPlace::cpu}).size(), listed.size());
 }
 
 TEST(Registry, ABackendThatDeclinesIsNeverChosen) {

@@ -239,15 +239,19 @@ const std::vector<int>& modelled_algorithms() {
   return ids;
 }
 
+std::string modelled_algorithm_list() {
+  std::string have;
+  for (int id : modelled_algorithms())
+    if (id >= 0) have += (have.empty() ? "" : ", ") + std::to_string(id);
+  return have;
+}
+
 Declined model_declines(const LibraryAlgo& algo) {
   const auto& ids = modelled_algorithms();
   if (std::find(ids.begin(), ids.end(), algo.algo_id) != ids.end()) return std::nullopt;
-  std::string have;
-  for (int id : ids)
-    if (id >= 0) have += (have.empty() ? "" : ", ") + std::to_string(id);
   Decline d = decline(DeclineCode::library_algorithm_without_rules,
                       "the library model has no rules for cuBLASLt algorithm " + std::to_string(algo.algo_id) +
-                          " (it has " + have + ", fitted from H200 recordings)");
+                          " (it has " + modelled_algorithm_list() + ", fitted from H200 recordings)");
   d.algorithm = algo.algo_id;
   return d;
 }

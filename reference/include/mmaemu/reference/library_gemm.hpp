@@ -74,6 +74,7 @@ Declined library_refuses(const LibraryCall& call);  // code library_refuses
 // and other kernels PyTorch's calls reach, reports/h200/torch-bits) is not computed with rules that are
 // not its own: model_declines names the algorithm.
 const std::vector<int>& modelled_algorithms();
+std::string modelled_algorithm_list();  // "20, 21, ...": modelled_algorithms() but -1, for people
 Declined model_declines(const LibraryAlgo& algo);  // code library_algorithm_without_rules, with the ID
 
 // The K grain of split-K slicing and the slices' bounds, for reports and tests.
