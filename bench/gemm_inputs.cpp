@@ -5,7 +5,7 @@
 #include <string>
 
 #include "harness/core/errors.hpp"
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 
 namespace mmaemu::bench {
 

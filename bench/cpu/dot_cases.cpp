@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/params_from_profile.hpp"
 #include "kernels/registry.hpp"

@@ -12,7 +12,7 @@
 #include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
 #include "harness/core/npy.hpp"
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "kernels/cpu/threads.hpp"
 #include "kernels/registry.hpp"
 

@@ -30,7 +30,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "harness/cublaslt/lt_call.hpp"
 
 namespace mmaemu::lt {

@@ -15,7 +15,7 @@
 
 #include <nlohmann/json_fwd.hpp>
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "harness/cublaslt/lt_call.hpp"
 
 namespace mmaemu::lt {

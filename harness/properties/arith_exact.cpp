@@ -1,13 +1,13 @@
 // Where the tensor-core arithmetic must be exact: small integers give the exact result on every
 // profile, and one block whose terms lose no bits to alignment gives its exact sum rounded once, as
 // the block's rounding says. The expected values come from doubles and the generators' encoder
-// (harness/generators/format_bits), not from the reference's own rounding.
+// (generators/format_bits), not from the reference's own rounding.
 #include <bit>
 #include <climits>
 #include <cmath>
 
 #include "harness/properties/catalogue_parts.hpp"
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 #include "harness/properties/problem.hpp"
 #include "harness/properties/rc_check.hpp"
 #include "harness/properties/reference_groups.hpp"

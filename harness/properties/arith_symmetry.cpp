@@ -6,7 +6,7 @@
 
 #include "harness/properties/arith_cases.hpp"
 #include "harness/properties/catalogue_parts.hpp"
-#include "harness/generators/rng.hpp"
+#include "generators/rng.hpp"
 #include "harness/properties/problem.hpp"
 #include "harness/properties/rc_check.hpp"
 #include "harness/properties/reference_groups.hpp"

@@ -1,5 +1,5 @@
 // Properties of the number formats (reference/format.hpp), checked against the generators' independent
-// decoder and encoder (harness/generators/format_bits):
+// decoder and encoder (generators/format_bits):
 //   format-round-trip: every pattern decodes to the value the other decoder reads, and re-encodes to
 //     itself (tf32: its 13 ignored bits cleared; NaN: the format's canonical NaN, its payload being no
 //     value); every finite value widens to fp32 and narrows back exactly. 8- and 16-bit formats are
@@ -12,7 +12,7 @@
 #include "harness/core/comparator.hpp"
 #include "harness/core/operands.hpp"
 #include "harness/properties/catalogue_parts.hpp"
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 #include "harness/properties/operand_gen.hpp"
 #include "harness/properties/rc_check.hpp"
 

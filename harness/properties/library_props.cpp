@@ -12,7 +12,7 @@
 
 #include "harness/core/comparator.hpp"
 #include "harness/properties/catalogue_parts.hpp"
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 #include "kernels/library/library_gemm.hpp"
 #include "harness/properties/problem.hpp"
 #include "harness/properties/rc_check.hpp"

@@ -2,9 +2,9 @@
 
 #include <bit>
 
-#include "harness/generators/format_bits.hpp"
-#include "harness/generators/rng.hpp"
-#include "harness/generators/scales.hpp"
+#include "generators/format_bits.hpp"
+#include "generators/rng.hpp"
+#include "generators/scales.hpp"
 
 namespace mmaemu::props {
 

@@ -1,4 +1,4 @@
-// RapidCheck generators of MMA inputs: the project's input families (harness/generators) as starting
+// RapidCheck generators of MMA inputs: the project's input families (generators/) as starting
 // points, shrinking element by element toward simple values, so that a counterexample found on a
 // 17x9x33 GEMM of subnormals comes back as a few non-zero elements.
 //
@@ -9,7 +9,7 @@
 
 #include <rapidcheck.h>
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 

@@ -7,7 +7,7 @@
 
 #include <optional>
 
-#include "harness/generators/rng.hpp"
+#include "generators/rng.hpp"
 
 namespace mmaemu::props {
 namespace {

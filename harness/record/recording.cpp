@@ -3,10 +3,10 @@
 #include <bit>
 #include <cmath>
 
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 
-#include "harness/generators/rng.hpp"
-#include "harness/generators/scales.hpp"
+#include "generators/rng.hpp"
+#include "generators/scales.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::record {

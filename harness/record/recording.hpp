@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "harness/core/operands.hpp"
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "mmaemu/reference/instruction.hpp"
 
 namespace mmaemu::record {

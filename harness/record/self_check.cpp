@@ -2,7 +2,7 @@
 
 #include <cstdio>
 
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 
 namespace mmaemu::record {
 namespace {

@@ -7,7 +7,7 @@
 #include "harness/core/operands.hpp"
 #include "harness/core/scale_operands.hpp"
 #include "harness/core/sha256.hpp"
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "harness/core/yaml_schema.hpp"
 
 namespace mmaemu {

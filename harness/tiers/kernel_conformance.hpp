@@ -7,7 +7,7 @@
 //     profiles: [all]           # sm names, or [all]
 //     instructions: [all]       # all | mma | wgmma | tcgen05 | PTX names (wgmma, tcgen05 at N = 8)
 //     formats: [fp16, e4m3]     # optional: instructions whose A or B has one of these formats
-//     families: [all]           # input families (harness/generators)
+//     families: [all]           # input families (generators/)
 //     tiles: 4                  # single instructions: tiles per family (0: none)
 //     gemms:                    # whole GEMMs, MxNxK; `families` narrows a costly shape
 //       - shapes: [1x1x1, 17x9x33]

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 
-#include "harness/generators/rng.hpp"
-#include "harness/generators/scales.hpp"
+#include "generators/rng.hpp"
+#include "generators/scales.hpp"
 
 namespace mmaemu::tiers {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 #include "harness/tiers/suite_spec.hpp"

@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "harness/generators/families.hpp"
-#include "harness/generators/scales.hpp"
+#include "generators/families.hpp"
+#include "generators/scales.hpp"
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/formats.hpp"
 #include "kernels/arith/wide_block.hpp"

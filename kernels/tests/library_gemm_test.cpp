@@ -13,7 +13,7 @@
 #include <cuda_runtime.h>
 #endif
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/library/library_gemm.hpp"
 #include "mmaemu/reference/library_gemm.hpp"

@@ -15,8 +15,8 @@
 #include <thread>
 #include <vector>
 
-#include "harness/generators/families.hpp"
-#include "harness/generators/scales.hpp"
+#include "generators/families.hpp"
+#include "generators/scales.hpp"
 #include "kernels/backend.hpp"
 #include "kernels/cuda/cuda_device.hpp"
 #include "kernels/cuda/device_buffer.hpp"

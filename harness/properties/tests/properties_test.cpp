@@ -7,7 +7,7 @@
 #include <set>
 
 #include "harness/properties/arith_cases.hpp"
-#include "harness/generators/rng.hpp"
+#include "generators/rng.hpp"
 #include "harness/properties/operand_gen.hpp"
 #include "harness/properties/problem.hpp"
 #include "harness/properties/property.hpp"

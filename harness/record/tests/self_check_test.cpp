@@ -2,7 +2,7 @@
 
 #include <gtest/gtest.h>
 
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 
 namespace mmaemu::record {
 namespace {

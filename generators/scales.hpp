@@ -6,7 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 
 namespace mmaemu::gen {
 

@@ -2,7 +2,7 @@
 #include <array>
 #include <cmath>
 
-#include "harness/generators/tile.hpp"
+#include "generators/tile.hpp"
 
 namespace mmaemu::gen {
 

@@ -1,4 +1,4 @@
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 
 #include <algorithm>
 #include <cmath>

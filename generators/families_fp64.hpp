@@ -2,7 +2,7 @@
 #pragma once
 #include <cstdint>
 
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 
 namespace mmaemu::gen {
 

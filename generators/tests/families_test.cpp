@@ -1,11 +1,11 @@
-#include "harness/generators/families.hpp"
+#include "generators/families.hpp"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <string>
 
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 
 namespace mmaemu::gen {
 namespace {

@@ -6,9 +6,9 @@
 #include <cmath>
 #include <limits>
 
-#include "harness/generators/families.hpp"
-#include "harness/generators/families_fp64.hpp"
-#include "harness/generators/rng.hpp"
+#include "generators/families.hpp"
+#include "generators/families_fp64.hpp"
+#include "generators/rng.hpp"
 
 namespace mmaemu::gen {
 namespace {

@@ -3,9 +3,9 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "harness/generators/format_bits.hpp"
+#include "generators/format_bits.hpp"
 #include "mmaemu/reference/instruction.hpp"
-#include "harness/generators/rng.hpp"
+#include "generators/rng.hpp"
 
 namespace mmaemu::gen {
 

@@ -1,10 +1,10 @@
 // Family names, descriptions and dispatch; the generators themselves live in families_*.cpp.
-#include "harness/generators/families.hpp"
-#include "harness/generators/families_fp64.hpp"
+#include "generators/families.hpp"
+#include "generators/families_fp64.hpp"
 
 #include <array>
 
-#include "harness/generators/tile.hpp"
+#include "generators/tile.hpp"
 
 namespace mmaemu::gen {
 namespace {

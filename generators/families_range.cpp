@@ -2,7 +2,7 @@
 #include <algorithm>
 #include <array>
 
-#include "harness/generators/tile.hpp"
+#include "generators/tile.hpp"
 
 namespace mmaemu::gen {
 

@@ -1,7 +1,7 @@
 // realistic, random_bits, small_int: the everyday inputs and the exact-arithmetic layout proof.
 #include <cmath>
 
-#include "harness/generators/tile.hpp"
+#include "generators/tile.hpp"
 
 namespace mmaemu::gen {
 namespace {

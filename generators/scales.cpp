@@ -1,10 +1,10 @@
 // Scale operands of block-scaled instructions, one family at a time. They come from a random stream of
 // their own, so that a tile's A, B and C are the same bits with or without scales.
-#include "harness/generators/scales.hpp"
+#include "generators/scales.hpp"
 
 #include <algorithm>
 
-#include "harness/generators/rng.hpp"
+#include "generators/rng.hpp"
 #include "mmaemu/reference/model.hpp"
 
 namespace mmaemu::gen {

@@ -2,7 +2,7 @@
 // which K products meet: split-K slices, their interleaving and the reduction tree.
 #include <stdexcept>
 
-#include "harness/generators/tile.hpp"
+#include "generators/tile.hpp"
 
 namespace mmaemu::gen {
 
