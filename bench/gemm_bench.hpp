@@ -48,7 +48,7 @@ struct BenchRow {
   kernels::GemmShape shape;
   ref::FormatId format{};
   std::string instruction;  // the emulated instruction (emulation rows) or the native types
-  std::string backend;      // "v1", "v4", "tc", kNativeName, kNativeFastName
+  std::string backend;      // "simt", "tiled", "tc", kNativeName, kNativeFastName
   bool native = false;
   std::string status;       // "measured", "declined" (with reason), "skipped" (over the budget), "error"
   std::string reason;

@@ -57,7 +57,7 @@ class KernelError : public std::runtime_error {
 class Backend {
  public:
   virtual ~Backend() = default;
-  virtual std::string name() const = 0;         // "v4", "v1", "tc", "cpu", "host", "reference"
+  virtual std::string name() const = 0;         // "tiled", "simt", "tc", "cpu", "host", "reference"
   virtual std::string description() const = 0;  // one line for `mmaemu info`
   // Empty when it can run this problem here; otherwise why not, as a code (no_gpu, foreign_target,
   // ...; decline.hpp) with its detail for people.
@@ -73,8 +73,8 @@ class Backend {
 // Every backend, in ladder order (fastest first); the last rung is "reference", an adapter over ref::gemm.
 const std::vector<const Backend*>& backends();
 
-// nullptr when no backend has that name.
-const Backend* find_backend(const std::string& name);
+// nullptr when no backend has that name; an old name (kBackendAliases) finds the backend it stands for.
+const Backend* find_backend(const std::string& name_or_alias);
 
 struct LadderChoice {
   const Backend* chosen = nullptr;  // nullptr: none could run it (see declined)

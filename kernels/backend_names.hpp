@@ -20,13 +20,26 @@ struct BackendName {
 
 inline constexpr BackendName kBackendNames[] = {
     {"tc", BackendPlace::gpu_tensor_cores},  // cuda/tc_native.cu
-    {"v5", BackendPlace::gpu_cuda_cores},    // cuda/v5_wide.cu
-    {"v4", BackendPlace::gpu_cuda_cores},    // cuda/v4_tiled.cu
-    {"v1", BackendPlace::gpu_cuda_cores},    // cuda/v1_plain.cu
+    {"tiled-fp64", BackendPlace::gpu_cuda_cores},  // cuda/tiled_fp64.cu: tiled's tiles, each block on the fp64 pipe
+    {"tiled", BackendPlace::gpu_cuda_cores},       // cuda/tiled.cu: shared-memory tiles, the per-element arithmetic
+    {"simt", BackendPlace::gpu_cuda_cores},        // cuda/simt.cu: one thread per output
     {"cpu", BackendPlace::cpu},              // cpu/cpu_backend.cpp
     {"host", BackendPlace::cpu},             // host/host_backend.cpp
     {"reference", BackendPlace::cpu},        // host/reference_backend.cpp
 };
+
+// The names the CUDA-core backends had before they were named by their method. They are still
+// accepted wherever a backend is named (command line, tier files, Python) and mean the new name;
+// canonical_backend_name() maps them and says so once per process. Reports carry the new names.
+struct BackendAlias {
+  std::string_view old_name;
+  std::string_view name;
+};
+inline constexpr BackendAlias kBackendAliases[] = {{"v1", "simt"}, {"v4", "tiled"}, {"v5", "tiled-fp64"}};
+
+// `name`, or the backend an old alias stands for (with a deprecation warning on stderr, once per
+// alias and process). Unknown names come back as they are: finding them is the caller's job.
+std::string canonical_backend_name(std::string_view name);
 
 // The names of the backends in these places, in ladder order.
 inline std::vector<std::string> backend_names_in(std::initializer_list<BackendPlace> places) {

@@ -113,8 +113,8 @@ Declined scale_declines(const ref::InstructionModel& m) {
 }
 
 Declined arith_declines(const ref::InstructionModel& m) {
-  // Not a block: kernels/arith/fma_chain.hpp, which v1 and host run; the others have no code for it.
-  if (m.fma_chain) return decline(DeclineCode::fp64_fma_chain, "fp64 mma (an IEEE fma chain, no block) is run by v1 and host");
+  // Not a block: kernels/arith/fma_chain.hpp, which simt and host run; the others have no code for it.
+  if (m.fma_chain) return decline(DeclineCode::fp64_fma_chain, "fp64 mma (an IEEE fma chain, no block) is run by simt and host");
   if (m.instr.scale) {
     if (auto why = scale_declines(m)) return why;
     return block_declines(m);

@@ -2,6 +2,9 @@
 // does not decline and keeps the reasons of those that did.
 #include "kernels/registry.hpp"
 
+#include <iostream>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -16,14 +19,14 @@ const std::vector<const Backend*>& backends() {
 #if defined(MMAEMU_KERNELS_HAVE_TC_NATIVE)
     built.push_back(&tc_backend());
 #endif
-#if defined(MMAEMU_KERNELS_HAVE_V5_WIDE)
-    built.push_back(&v5_backend());
+#if defined(MMAEMU_KERNELS_HAVE_TILED_FP64)
+    built.push_back(&tiled_fp64_backend());
 #endif
-#if defined(MMAEMU_KERNELS_HAVE_V4_TILED)
-    built.push_back(&v4_backend());
+#if defined(MMAEMU_KERNELS_HAVE_TILED)
+    built.push_back(&tiled_backend());
 #endif
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
-    built.push_back(&v1_backend());
+    built.push_back(&simt_backend());
 #endif
     built.push_back(&cpu_backend());
     built.push_back(&host_backend());
@@ -38,7 +41,22 @@ const std::vector<const Backend*>& backends() {
   return ladder;
 }
 
-const Backend* find_backend(const std::string& name) {
+std::string canonical_backend_name(std::string_view name) {
+  for (const BackendAlias& a : kBackendAliases)
+    if (a.old_name == name) {
+      static std::mutex mutex;
+      static std::set<std::string_view> warned;
+      const std::lock_guard<std::mutex> lock(mutex);
+      if (warned.insert(a.old_name).second)
+        std::cerr << "mmaemu: backend '" << a.old_name << "' is now called '" << a.name
+                  << "'; the old name is accepted for now and will be removed\n";
+      return std::string(a.name);
+    }
+  return std::string(name);
+}
+
+const Backend* find_backend(const std::string& name_or_alias) {
+  const std::string name = canonical_backend_name(name_or_alias);
   for (const Backend* b : backends())
     if (b->name() == name) return b;
   if (name.rfind("cpu:", 0) == 0) return pinned_cpu_backend(name.substr(4));
@@ -69,7 +87,7 @@ LadderChoice choose_backend(const std::string& name_or_auto, const ref::Instruct
   }
   const Backend* b = find_backend(name_or_auto);
   if (!b) {
-    choice.declined.emplace_back(name_or_auto, decline(DeclineCode::unknown_backend,
+    choice.declined.emplace_back(canonical_backend_name(name_or_auto), decline(DeclineCode::unknown_backend,
                                                        "unknown backend (this build has: " + known_names() + ")"));
   } else if (auto why = b->declines(model, shape, wants_trace)) {
     choice.declined.emplace_back(b->name(), std::move(*why));

@@ -146,8 +146,8 @@ TEST(Cli, ADirectoryWhereAFileBelongsIsExit2NamingIt) {
 // reports then take <tier>.run.json beside it, and a --report-stem of the tier's name is refused.
 TEST(RunCli, AMutationTiersKillMatrixAndTheRunReportDoNotShareAName) {
   TempDir d;
-  std::ofstream(d.file("catalogue.yaml")) << "mutants:\n"
-                                             "  - {id: 1, name: m1, target: \"t.cpp:f\", fault: \"exit 1\", expect: killed, tier: cpu}\n";
+  std::ofstream(d.file("catalogue.yaml")) << "parts: {t: the test code}\nmutants:\n"
+                                             "  - {id: 1, name: m1, target: \"t.cpp:f\", fault: \"exit 1\", expect: killed, tier: cpu, part: t}\n";
   std::ofstream(d.file("T4.yaml")) << "tier: T4-x\ncatalogue: catalogue.yaml\ncatalogue_tiers: [cpu]\nprogram: /bin/sh\n"
                                       "jobs: 1\ntests:\n  - name: a\n"
                                       "    command: [sh, -c, 'test -z \"$MMAEMU_MUTANT\"']\n";
@@ -482,24 +482,24 @@ TEST(GemmCli, UnknownBackendIsExit2AndV1RunsExactlyWhenADeviceExists) {
   Outcome o = run(gemm_args(d, "d.npy", "warp-speed"));
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("unknown backend"), std::string::npos) << o.output;
-  // v1: whether it may run is decided by `mmaemu info`'s device query, not by v1's own outcome.
+  // simt: whether it may run is decided by `mmaemu info`'s device query, not by simt's own outcome.
   // Without a device (or without CUDA in the build) it declines with the reason, exit 2 and no D;
   // with one it runs and gives the reference's bits.
   const Outcome info = run("info");
   ASSERT_EQ(info.status, 0) << info.output;
   const bool has_device = info.output.find("\n  [0] ") != std::string::npos;
-  o = run(gemm_args(d, "v1.npy", "v1"));
+  o = run(gemm_args(d, "simt.npy", "simt"));
   if (!has_device) {
     EXPECT_EQ(o.status, 2) << o.output;
     EXPECT_TRUE(o.output.find("unknown backend") != std::string::npos ||
                 o.output.find("no CUDA device") != std::string::npos) << o.output;
-    EXPECT_FALSE(fs::exists(d.file("v1.npy")));
+    EXPECT_FALSE(fs::exists(d.file("simt.npy")));
     return;
   }
   ASSERT_EQ(o.status, 0) << o.output;
   const Outcome ref = run(gemm_args(d, "ref.npy", "reference"));
   ASSERT_EQ(ref.status, 0) << ref.output;
-  EXPECT_EQ(mmaemu::read_npy(d.file("v1.npy")).values, mmaemu::read_npy(d.file("ref.npy")).values);
+  EXPECT_EQ(mmaemu::read_npy(d.file("simt.npy")).values, mmaemu::read_npy(d.file("ref.npy")).values);
 }
 
 TEST(MmaCli, AutoSaysWhichBackendRan) {
@@ -598,7 +598,7 @@ TEST(LibraryGemmCli, AnUnknownLibraryBackendIsExit2) {
   TempDir dir;
   const auto ops = mmaemu::lt::operands_of(cublaslt_recording(), *c);
   write_operands(dir, ops, c->call);
-  const Outcome o = run(library_args(c->call, dir) + " --backend v4");
+  const Outcome o = run(library_args(c->call, dir) + " --backend tiled");
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("--backend"), std::string::npos) << o.output;
 }

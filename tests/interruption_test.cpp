@@ -250,10 +250,10 @@ namespace {
 
 // A campaign of six mutants whose one test takes 0.4 s (killed by any active mutant), in `d`.
 void write_small_campaign(const TempDir& d) {
-  std::string catalogue = "mutants:\n";
+  std::string catalogue = "parts: {t: the test code}\nmutants:\n";
   for (int id = 1; id <= 6; ++id)
     catalogue += "  - {id: " + std::to_string(id) + ", name: m" + std::to_string(id) +
-                 ", target: \"t.cpp:f\", fault: \"exit 1\", expect: killed, tier: cpu}\n";
+                 ", target: \"t.cpp:f\", fault: \"exit 1\", expect: killed, tier: cpu, part: t}\n";
   write_text(d / "catalogue.yaml", catalogue);
   write_text(d / "T4.yaml", R"(tier: T4-int
 catalogue: catalogue.yaml

@@ -10,8 +10,8 @@ namespace mmaemu::t6 {
 
 struct RateRow {
   std::string section;  // "reference", "harness", "gemm"
-  std::string key;      // unique in a run, stable across runs and machines: "gemm/fp16/v4/4096x4096x4096"
-  std::string label;    // for people: "gemm fp16 v4 4096x4096x4096"
+  std::string key;      // unique in a run, stable across runs and machines: "gemm/fp16/tiled/4096x4096x4096"
+  std::string label;    // for people: "gemm fp16 tiled 4096x4096x4096"
   std::string unit;     // "dot-product-adds/s", "cases/s", "TMAC/s"
   std::string status;   // "measured", "skipped", "declined", "error"
   std::string reason;

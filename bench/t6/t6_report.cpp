@@ -128,10 +128,12 @@ const RateRow* find_row(const T6Result& r, const std::string& key) {
 
 // The target, with what was measured beside it; empty when the row was not part of the run.
 std::string reference_headline(const T6Result& r) {
-  const RateRow* ref = find_row(r, kReferenceTargetKey);
+  if (!r.targets.reference) return "";
+  const RowTarget& target = *r.targets.reference;
+  const RateRow* ref = find_row(r, target.row);
   if (!ref || !ref->rate) return "";
   std::string s = "reference, Hopper fp16 (L=16), one thread: " + si(ref->rate->median) + " dot-product-adds/s (target " +
-                  si(kReferenceTarget) + ": " + (ref->rate->median >= kReferenceTarget ? "reached" : "not reached") +
+                  si(target.at_least) + ": " + (ref->rate->median >= target.at_least ? "reached" : "not reached") +
                   "; measured, not asserted)";
   if (const RateRow* host = find_row(r, "dot/sm90/fp16/host/t1"); host && host->rate)
     s += "; host " + si(host->rate->median);
@@ -142,15 +144,16 @@ std::string reference_headline(const T6Result& r) {
 // The fast CPU backend's targets beside what was measured; empty when neither row was part of the run.
 std::string cpu_headline(const T6Result& r) {
   std::string s;
-  if (const RateRow* cpu = find_row(r, kCpuTargetKey); cpu && cpu->rate)
-    s = "cpu, Hopper fp16 (L=16), one thread: " + si(cpu->rate->median) + " dot-product-adds/s (target " +
-        si(kCpuTarget) + ": " + (cpu->rate->median >= kCpuTarget ? "reached" : "not reached") + ")";
-  if (r.mmasim)
+  if (const std::optional<RowTarget>& t = r.targets.cpu; t)
+    if (const RateRow* cpu = find_row(r, t->row); cpu && cpu->rate)
+      s = "cpu, Hopper fp16 (L=16), one thread: " + si(cpu->rate->median) + " dot-product-adds/s (target " +
+          si(t->at_least) + ": " + (cpu->rate->median >= t->at_least ? "reached" : "not reached") + ")";
+  if (const std::optional<RowTarget>& t = r.targets.cpu_vs_mmasim; t && r.mmasim)
     for (const bench::MmasimRow& m : *r.mmasim)
-      if (m.key() == kMmasimTargetKey && m.vs_mmasim)
+      if (m.key() == t->row && m.vs_mmasim)
         s += std::string(s.empty() ? "" : "; ") + "beside MMA-Sim on " + m.instruction + " tiles, one thread each: " +
-             num("%.1fx", *m.vs_mmasim) + " (target " + num("%.0fx", kMmasimTargetRatio) + ": " +
-             (*m.vs_mmasim >= kMmasimTargetRatio ? "reached" : "not reached") + ")";
+             num("%.1fx", *m.vs_mmasim) + " (target " + num("%.0fx", t->at_least) + ": " +
+             (*m.vs_mmasim >= t->at_least ? "reached" : "not reached") + ")";
   return s.empty() ? s : s + "; measured, not asserted";
 }
 
@@ -369,31 +372,34 @@ std::string gpu_targets_markdown(const T6Result& r) {
     ++rows;
   };
   const bool gemm_ran = r.gemm && r.gemm->skipped.empty();
-  auto point = [&](const std::string& backend, const char* format, const char* shape) -> const GemmPoint* {
+  auto point = [&](const std::string& backend, const std::string& format, const std::string& shape) -> const GemmPoint* {
     if (!gemm_ran) return nullptr;
     for (const GemmPoint& p : r.gemm->points)
       if (p.backend == backend && p.format == format && p.shape == shape) return &p;
     return nullptr;
   };
-  if (gemm_ran) {
-    for (const char* shape : kTcTargetShapes)
-      for (const char* format : kTcTargetFormats) {
+  const T6Targets& targets = r.targets;
+  if (gemm_ran && targets.tc_vs_cublaslt) {
+    const NativeRatioTarget& tc = *targets.tc_vs_cublaslt;
+    for (const std::string& shape : tc.shapes)
+      for (const std::string& format : tc.formats) {
         const GemmPoint* p = point("tc", format, shape);
-        const std::string what = std::string("tc / cuBLASLt, ") + format + " " + shape + " (>= " +
-                                 num("%.0f%%", 100 * kTcTargetRatio) + ")";
+        const std::string what = "tc / cuBLASLt, " + format + " " + shape + " (>= " + num("%.0f%%", 100 * tc.at_least) + ")";
         if (p && p->tmacs && p->ratio)
           row(what, num("%.1f%%", 100 * *p->ratio) + " (" + num("%.1f", p->tmacs->median) + " TMAC/s)",
-              *p->ratio >= kTcTargetRatio);
+              *p->ratio >= tc.at_least);
         else
           row(what, p ? p->status + (p->reason.empty() ? "" : ": " + p->reason) : "not run", std::nullopt);
       }
-    for (const CudaCoreTarget& target : kCudaCoreTargets)
-      for (const char* format : kCudaCoreFormats) {
+  }
+  if (gemm_ran && targets.cuda_core_tmacs) {
+    for (const CudaCoreTarget& target : targets.cuda_core_tmacs->shapes)
+      for (const std::string& format : targets.cuda_core_tmacs->formats) {
         const GemmPoint* best = nullptr;
         for (const std::string& backend : kernels::cuda_core_backend_names())
           if (const GemmPoint* p = point(backend, format, target.shape); p && p->tmacs && (!best || p->tmacs->median > best->tmacs->median))
             best = p;
-        const std::string what = std::string("best CUDA-core emulator, ") + format + " " + target.shape + " (>= " +
+        const std::string what = "best CUDA-core emulator, " + format + " " + target.shape + " (>= " +
                                  num("%.1f", target.tmacs) + " TMAC/s)";
         if (best)
           row(what, best->backend + " " + num("%.3f", best->tmacs->median) + " TMAC/s", best->tmacs->median >= target.tmacs);
@@ -401,14 +407,15 @@ std::string gpu_targets_markdown(const T6Result& r) {
           row(what, "no CUDA-core backend measured", std::nullopt);
       }
   }
-  if (r.library)
+  if (r.library && targets.library_gpu_vs_cublaslt)
     for (const bench::LibraryRow& l : *r.library)
-      if (l.engine == "cuda" && l.shape == kLibraryGpuTargetShape) {
+      if (l.engine == "cuda" && l.shape == targets.library_gpu_vs_cublaslt->shape) {
+        const double at_least = targets.library_gpu_vs_cublaslt->at_least;
         const std::string what = "library model on the GPU / cuBLASLt, " + l.format + " " + l.shape + " split-K " +
-                                 std::to_string(l.split_k) + " (>= " + num("%.0f%%", 100 * kLibraryGpuTargetRatio) + ")";
+                                 std::to_string(l.split_k) + " (>= " + num("%.0f%%", 100 * at_least) + ")";
         if (l.vs_native && l.gmacs)
           row(what, num("%.1f%%", 100 * *l.vs_native) + " (" + num("%.1f", l.gmacs->median) + " GMAC/s)",
-              *l.vs_native >= kLibraryGpuTargetRatio);
+              *l.vs_native >= at_least);
         else
           row(what, l.status + (l.reason.empty() ? "" : ": " + l.reason), std::nullopt);
       }

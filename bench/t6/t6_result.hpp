@@ -13,6 +13,7 @@
 #include "bench/cpu/mmasim_bench.hpp"
 #include "bench/t6/gemm_section.hpp"
 #include "bench/t6/rate_row.hpp"
+#include "bench/t6/t6_targets.hpp"
 
 namespace mmaemu::t6 {
 
@@ -27,6 +28,7 @@ struct T6Result {
   std::optional<std::vector<bench::LibraryRow>> library;
   std::vector<RateRow> rows;
   std::optional<BaselineResult> baseline;
+  T6Targets targets;  // the tier file's, shown beside what was measured
 
   size_t errors() const;    // rows in error
   size_t measured() const;  // rows with a rate

@@ -67,6 +67,7 @@ class Run {
     stem_ = o.report_stem.empty() ? spec.tier : o.report_stem;
     r_.tier = spec.tier;
     r_.tier_file = spec.file.string();
+    r_.targets = spec.targets;
     r_.command = o.command;
     r_.provenance = new_run_report(fs::absolute(spec.file).parent_path());
   }

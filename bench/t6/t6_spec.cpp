@@ -5,6 +5,7 @@
 #include <set>
 
 #include "harness/core/errors.hpp"
+#include "kernels/backend_names.hpp"
 #include "harness/core/yaml_schema.hpp"
 #include "bench/gemm_inputs.hpp"
 
@@ -23,6 +24,7 @@ const Schema& tier_schema() {
       optional_key("mmasim", ValueType::mapping),
       optional_key("library", ValueType::mapping),
       optional_key("baseline", ValueType::mapping),
+      optional_key("targets", ValueType::mapping),
       optional_key("quick", ValueType::mapping),
   };
   return s;
@@ -240,7 +242,7 @@ GemmSpec load_gemm(const YAML::Node& node, const std::string& file, const fs::pa
   for (const YAML::Node& entry : v.at("backends").node) {
     const SchemaValues b = check_mapping(entry, file, gemm_backend_schema(), "gemm backend", base);
     GemmBackendSpec spec;
-    spec.name = b.at("name").text;
+    spec.name = kernels::canonical_backend_name(b.at("name").text);
     if (b.count("max_case_seconds"))
       spec.max_case_seconds = static_cast<double>(number(b, "max_case_seconds", 1, 3600, 0));
     if (b.count("n")) {
@@ -389,6 +391,7 @@ T6Spec load_t6(const fs::path& path, bool quick) {
     const SchemaValues b = check_mapping(v.at("baseline").node, file, baseline_schema(), "baseline section", base);
     t.min_drop_percent = static_cast<double>(number(b, "min_drop_percent", 0, 100, 5));
   }
+  if (v.count("targets")) t.targets = load_targets(v.at("targets").node, file);
   if (empty(t)) throw InputError(where(file, root), "a T6 tier file needs at least one of the sections " + section_list());
   return t;
 }

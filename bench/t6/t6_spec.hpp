@@ -24,7 +24,7 @@
 //     seed: 1
 //     native: true             # cuBLASLt beside
 //     backends:
-//       - {name: v1, max_case_seconds: 6}        # the budget: a case estimated over it is skipped
+//       - {name: simt, max_case_seconds: 6}        # the budget: a case estimated over it is skipped
 //       - {name: tc, n: 256}                     # wgmma at N = 256 (default 8; the same arithmetic per output)
 //   mmasim:                    # CPU: instruction outputs per second beside MMA-Sim (bench/cpu/mmasim_bench.hpp)
 //     arch: sm90
@@ -62,6 +62,7 @@
 #include "bench/cpu/harness_rate.hpp"
 #include "bench/cpu/library_bench.hpp"
 #include "bench/cpu/mmasim_bench.hpp"
+#include "bench/t6/t6_targets.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
 
@@ -120,6 +121,7 @@ struct T6Spec {
   std::optional<LibrarySpec> library;
   double min_drop_percent = 5;
   bool has_quick_form = false;
+  T6Targets targets;  // the same in both forms
 };
 
 // The sections a T6 file may have, in the order a run takes them (the list every message names).

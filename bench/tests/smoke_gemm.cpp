@@ -43,7 +43,7 @@ int main(int argc, char** argv) {
   std::filesystem::remove(json_path);
   std::filesystem::remove(md_path);
 
-  const std::vector<std::string> backends{"v1", "v4", "tc"};
+  const std::vector<std::string> backends{"simt", "tiled", "tc"};
   const std::vector<std::string> formats{"fp16", "bf16", "tf32", "e4m3", "e5m2"};
   std::string cmd = std::string("'") + argv[1] + "' --shape 256x256x256 --samples 2 --warmup 1";
   for (const auto& b : backends) cmd += " --backend " + b;

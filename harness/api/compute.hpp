@@ -55,7 +55,7 @@ struct DeviceArray {
 
 struct DeviceComputeRequest {
   std::string arch, instr;
-  std::string backend = "auto";  // a backend that takes device operands (v1), or auto: the first that does
+  std::string backend = "auto";  // a backend that takes device operands (simt), or auto: the first that does
   DeviceArray a, b, c;
   DeviceArray d;  // receives D, shaped as C, in D's width
   std::optional<DeviceArray> scale_a, scale_b;

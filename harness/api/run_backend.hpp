@@ -19,7 +19,7 @@ struct BackendRun {
 // when every rung of `auto` declines; a failing run throws kernels::KernelError.
 BackendRun run_on_backend(const std::string& name_or_auto, const kernels::GemmProblem& problem);
 
-// "mmaemu: backend v4 ran (auto)\nmmaemu: declined before it:\n  tc: ...": what the command line
+// "mmaemu: backend tiled ran (auto)\nmmaemu: declined before it:\n  tc: ...": what the command line
 // tells stderr after a run.
 std::string describe_run(const BackendRun& run);
 

@@ -71,7 +71,7 @@ struct SuiteResult {
   // Where the unit stands in the whole run's order (every selected suite of every tier file, before
   // sharding), so that merged shards come back in the order one machine would have run them.
   size_t position = 0;
-  // Why the suite fails besides mismatched outputs ("required backend 'v4' did not run"), each also
+  // Why the suite fails besides mismatched outputs ("required backend 'tiled' did not run"), each also
   // in `reason`. Known mismatches never clear these.
   std::vector<std::string> failures = {};
   // Profiles ("sm90") whose recorded hardware bits this suite reproduced in this run, every output

@@ -13,6 +13,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <sstream>
 #include <thread>
 
@@ -63,6 +64,21 @@ std::vector<Mutant> select_mutants(const std::vector<Mutant>& catalogue, const C
   return chosen;
 }
 
+}  // namespace
+
+void check_quick_covers_every_part(const std::vector<Mutant>& catalogue, const CampaignSpec& c) {
+  if (!c.quick) return;
+  std::set<std::string> missing;
+  for (const Mutant& m : select_mutants(catalogue, c, {})) missing.insert(m.part);
+  for (const Mutant& m : select_mutants(catalogue, c, c.quick->mutants)) missing.erase(m.part);
+  if (missing.empty()) return;
+  std::string list;
+  for (const std::string& p : missing) list += (list.empty() ? "" : ", ") + p;
+  throw InputError(c.quick->where, "the quick form holds no mutant of part(s) " + list + " (it stands for every part)");
+}
+
+namespace {
+
 KillMatrix load_baseline(const fs::path& file) {
   return kill_matrix_from_json(read_input_file(file, "the baseline kill matrix"), file.string());
 }
@@ -95,6 +111,7 @@ CampaignOutcome run_campaign(const MutateOptions& given) {
   }
   if (options.baseline.empty()) options.baseline = campaign.baseline;
   const std::vector<Mutant> catalogue = load_catalogue(campaign.catalogue);
+  check_quick_covers_every_part(catalogue, campaign);
   const std::vector<Mutant> mutants = shard_of(select_mutants(catalogue, campaign, options.only), options.shard);
   const bool every_mutant = options.only.empty() && !options.shard.sharded();
   std::optional<KillMatrix> baseline;

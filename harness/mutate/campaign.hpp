@@ -11,6 +11,8 @@
 #include <vector>
 
 #include "harness/core/result.hpp"
+#include "harness/mutate/campaign_spec.hpp"
+#include "harness/mutate/catalogue.hpp"
 #include "harness/mutate/kill_matrix.hpp"
 
 namespace mmaemu::mutate {
@@ -49,6 +51,11 @@ struct CampaignOutcome {
 };
 
 // The campaign without printing its verdict table. Throws InputError for unusable input.
+// The quick form stands for the whole campaign: it must hold a mutant of every part of the code its
+// tiers' mutants fall in (the catalogue's `part`), so a part added to the catalogue fails every run
+// until the quick form picks one of it. InputError at the quick form, naming the parts it lacks.
+void check_quick_covers_every_part(const std::vector<Mutant>& catalogue, const CampaignSpec& campaign);
+
 CampaignOutcome run_campaign(const MutateOptions& options);
 
 // Exit status: 0 every mutant had its expected outcome (and none regressed against the baseline);

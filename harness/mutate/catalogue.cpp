@@ -17,6 +17,7 @@ const Schema& entry_schema() {
       required_key("expect", ValueType::string).one_of({"killed", "equivalent", "identity"}),
       optional_key("justification", ValueType::string),
       required_key("tier", ValueType::string).one_of({"cpu", "gpu"}),
+      required_key("part", ValueType::string),
       optional_key("patch", ValueType::mapping_or_sequence),  // required by the weaver, which owns it
   };
   return s;
@@ -59,8 +60,19 @@ std::string Mutant::fingerprint() const {
 std::vector<Mutant> load_catalogue(const std::filesystem::path& path) {
   const std::string file = path.string();
   const YAML::Node root = load_yaml_file(path);
-  const Schema top_schema = {required_key("mutants", ValueType::sequence)};
+  const Schema top_schema = {required_key("parts", ValueType::mapping), required_key("mutants", ValueType::sequence)};
   const SchemaValues top = check_mapping(root, file, top_schema, "mutant catalogue", path.parent_path());
+  // The parts of the code the mutants fall in (name: what it covers), the one list a quick form is
+  // checked against (campaign.cpp: it must hold a mutant of every part of its tiers).
+  std::map<std::string, size_t> parts;
+  std::string part_names;
+  for (const auto& kv : top.at("parts").node) {
+    const std::string name = kv.first.as<std::string>();
+    if (!kv.second.IsScalar() || kv.second.as<std::string>().empty())
+      throw InputError(where(file, kv.second), "part '" + name + "' says what it covers (a string)");
+    parts.emplace(name, 0);
+    part_names += (part_names.empty() ? "" : ", ") + name;
+  }
   std::vector<Mutant> mutants;
   std::map<int, std::string> ids;
   std::map<std::string, std::string> names;
@@ -76,6 +88,11 @@ std::vector<Mutant> load_catalogue(const std::filesystem::path& path) {
     m.fault = v.at("fault").text;
     m.expect = parse_expectation(v.at("expect").text);
     m.tier = v.at("tier").text;
+    m.part = v.at("part").text;
+    const auto part = parts.find(m.part);
+    if (part == parts.end())
+      throw InputError(v.at("part").where, "unknown part '" + m.part + "' (the catalogue's parts: " + part_names + ")");
+    ++part->second;
     if (v.count("justification")) m.justification = v.at("justification").text;
     if (v.count("patch")) {
       // One patch, or one per place the mutant changes.
@@ -99,6 +116,8 @@ std::vector<Mutant> load_catalogue(const std::filesystem::path& path) {
     mutants.push_back(std::move(m));
   }
   if (mutants.empty()) throw InputError(top.at("mutants").where, "the catalogue lists no mutants");
+  for (const auto& [name, count] : parts)
+    if (count == 0) throw InputError(top.at("parts").where, "part '" + name + "' has no mutant");
   return mutants;
 }
 

@@ -29,6 +29,7 @@ struct Mutant {
   Expectation expect = Expectation::killed;
   std::string justification;
   std::string tier;   // "cpu" | "gpu"
+  std::string part;   // the part of the code it belongs to: one of the catalogue's `parts`
   std::string where;  // "file:line:column" of the entry
   std::string patch;  // the patch's kind, find and replace in one string (for the fingerprint)
 

@@ -4,6 +4,7 @@
 #include <charconv>
 
 #include "harness/core/errors.hpp"
+#include "kernels/backend_names.hpp"
 
 namespace mmaemu::tiers {
 namespace {
@@ -55,7 +56,7 @@ AllowedDecline entry_of(const YAML::Node& entry, const std::string& file) {
                      "an allowed decline names a 'code' (one of: " + joined(code_names()) +
                          "), not a 'reason' matched against the message");
   const SchemaValues v = check_mapping(entry, file, entry_schema(), "allowed decline", {});
-  AllowedDecline a{v.at("backend").text, *parse_decline_code(v.at("code").text), {}, v.at("why").text};
+  AllowedDecline a{kernels::canonical_backend_name(v.at("backend").text), *parse_decline_code(v.at("code").text), {}, v.at("why").text};
   if (v.count("algorithms")) {
     if (a.code != DeclineCode::library_algorithm_without_rules)
       throw InputError(v.at("algorithms").where, "'algorithms' narrows code library-algorithm-without-rules only");
@@ -74,8 +75,8 @@ DeclineRules DeclineRules::read(const SuiteSpec& spec, const std::vector<std::st
   DeclineRules r;
   if (spec.has("require")) {
     const SchemaValue& v = spec.values.at("require");
-    for (const std::string& name : v.list) check_runs(runs, name, "require", v.where);
-    r.required = v.list;
+    for (const std::string& name : v.list) r.required.push_back(kernels::canonical_backend_name(name));
+    for (const std::string& name : r.required) check_runs(runs, name, "require", v.where);
   }
   if (spec.has("allowed_declines")) {
     const std::string file = spec.tier_file.string();

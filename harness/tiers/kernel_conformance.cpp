@@ -8,6 +8,7 @@
 #include "harness/tiers/decline_rules.hpp"
 #include "harness/tiers/kernel_conformance_plan.hpp"
 #include "harness/tiers/kernel_conformance_problem.hpp"
+#include "kernels/backend_names.hpp"
 #include "kernels/registry.hpp"
 
 namespace mmaemu {
@@ -58,8 +59,9 @@ Plan read_plan(const SuiteSpec& spec, const std::vector<const kernels::Backend*>
   tiers::check_backend_names(spec, "backends", available);
   if (spec.has("device_independence")) {
     const SchemaValue& v = spec.values.at("device_independence");
-    const bool known = std::any_of(available.begin(), available.end(), [&](auto* b) { return b->name() == v.text; }) ||
-                       std::count(tiers::gpu_backend_names().begin(), tiers::gpu_backend_names().end(), v.text);
+    const std::string name = kernels::canonical_backend_name(v.text);
+    const bool known = std::any_of(available.begin(), available.end(), [&](auto* b) { return b->name() == name; }) ||
+                       std::count(tiers::gpu_backend_names().begin(), tiers::gpu_backend_names().end(), name);
     if (!known) throw InputError(v.where, "unknown backend '" + v.text + "' in 'device_independence'");
   }
   p.profiles = tiers::read_profiles(spec);
@@ -85,7 +87,7 @@ Plan read_plan(const SuiteSpec& spec, const std::vector<const kernels::Backend*>
   std::vector<std::string> runs;
   for (const kernels::Backend* b : p.backends) runs.push_back(b->name());
   if (spec.has("device_independence")) {
-    const std::string name = spec.text("device_independence");
+    const std::string name = kernels::canonical_backend_name(spec.text("device_independence"));
     const auto it = std::find_if(available.begin(), available.end(), [&](auto* b) { return b->name() == name; });
     if (it == available.end())
       throw InputError(spec.values.at("device_independence").where, "backend '" + name + "' is not in this build");

@@ -18,7 +18,7 @@
 //     min_outputs: 1000000      # per backend x profile x format: bulk GEMMs of bulk_shape until reached
 //     bulk_shape: 128x128x72
 //     device_independence: host # every other backend's D and trace must equal this one's, bit for bit
-//     require: [v1]             # these must run at least one problem (fail otherwise)
+//     require: [simt]             # these must run at least one problem (fail otherwise)
 //     device: gpu               # skip, with the reason, where no CUDA device can be used
 // Groups: "<backend>/<profile>/<instruction>/<operation>/<family>", operation "instruction" (tiles),
 // "gemm MxNxK" or "bulk MxNxK xB"; device independence as "<backend>=<other>/...". A backend that

@@ -80,19 +80,26 @@ KeySpec formats_key() { return optional_key("formats", ValueType::string_list); 
 KeySpec families_key() { return optional_key("families", ValueType::string_list); }
 KeySpec seed_key() { return optional_key("seed", ValueType::integer); }
 
+std::vector<std::string> backend_names_of(const SchemaValue& v) {
+  std::vector<std::string> out;
+  for (const std::string& name : v.list) out.push_back(kernels::canonical_backend_name(name));
+  return out;
+}
+
 void check_backend_names(const SuiteSpec& spec, const std::string& key,
                          const std::vector<const kernels::Backend*>& available) {
   const SchemaValue& v = spec.values.at(key);
   require_non_empty(v, key);
   if (is_all(v, key)) return;
   const std::vector<std::string> have = names_of(available);
-  for (const std::string& name : v.list) {
+  const std::vector<std::string> names = backend_names_of(v);
+  for (const std::string& name : names) {
     // Beyond the ladder: the cpu backend held to one instruction set ("cpu:avx2"), which find_backend knows.
     if (!contains(have, name) && !contains(gpu_backend_names(), name) && !kernels::find_backend(name))
       throw InputError(v.where, "unknown backend '" + name + "' in '" + key + "'; known: " + joined(have) +
                                     (have.size() ? ", " : "") + joined(gpu_backend_names()) +
                                     " (GPU, CUDA builds), cpu:portable, cpu:avx2, cpu:avx512");
-    if (std::count(v.list.begin(), v.list.end(), name) > 1)
+    if (std::count(names.begin(), names.end(), name) > 1)
       throw InputError(v.where, "'" + key + "' names backend '" + name + "' twice");
   }
 }
@@ -108,7 +115,7 @@ std::vector<const kernels::Backend*> read_backends(const SuiteSpec& spec, const 
       if (include_reference || b->name() != "reference") out.push_back(b);
     return out;
   }
-  for (const std::string& name : v.list) {
+  for (const std::string& name : backend_names_of(v)) {
     const auto it = std::find_if(available.begin(), available.end(), [&](auto* b) { return b->name() == name; });
     const kernels::Backend* pinned = it == available.end() ? kernels::find_backend(name) : nullptr;
     if (it == available.end() && !pinned)

@@ -144,7 +144,7 @@ class Parity {
   BitComparator cmp_;
   size_t native_outputs_ = 0;
   std::map<std::string, size_t> counts_;    // outputs compared, per backend ("reference" included)
-  std::map<std::string, size_t> declined_;  // "v4: reason" -> families x instructions
+  std::map<std::string, size_t> declined_;  // "tiled: reason" -> families x instructions
   std::vector<std::string> errors_;
   size_t error_count_ = 0;
 };

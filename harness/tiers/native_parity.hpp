@@ -11,7 +11,7 @@
 //     families: [all]
 //     tiles: 512               # per family and instruction (default: the recorder's, >= 50,000 outputs)
 //     seed: 7                  # absent: a fresh seed from the clock, named in the reason
-//     require: [v1]
+//     require: [simt]
 // Groups: "<backend or reference>/<profile>/<instruction>/<family>", expected = the GPU's D.
 #pragma once
 #include <functional>

@@ -1,5 +1,5 @@
 // fp64 mma in the kernels: the reference's IEEE fma chain (reference/src/fma_chain.cpp), one output at
-// a time, the same code on the CPU (backend "host") and the GPU (v1). There is nothing to emulate in
+// a time, the same code on the CPU (backend "host") and the GPU (simt). There is nothing to emulate in
 // it but its order and its NaN rules: every k is a binary64 fused multiply-add (CUDA's fma() and
 // std::fma are both correctly rounded), c first, k ascending; a NaN operand's payload travels (b's,
 // else the accumulator's, else a's, quieted) and an invalid operation gives 0xFFF8000000000000.

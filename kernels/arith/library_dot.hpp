@@ -89,7 +89,7 @@ MMAEMU_HD float fma_rn(float x, float y, float z) {
 // convert() for the epilogue, whose formats are often one and the same (fp32 C and D): within one format
 // every value is exact and only a NaN changes (to the canonical one); patterns with bits past the storage
 // width or below man_shift take the general path, which drops them. Not inside convert() itself: its
-// other callers (v5's inner loops) spill registers with the extra test (ptxas, tf32 on sm_90a).
+// other callers (tiled-fp64's inner loops) spill registers with the extra test (ptxas, tf32 on sm_90a).
 MMAEMU_HD uint32_t convert_epilogue(const FmtParams& from, uint32_t bits, const FmtParams& to) {
   if (from.id == to.id && from.man_shift == 0 && (from.storage_bits == 32 || bits >> from.storage_bits == 0))
     return decode(from, bits).cls == Cls::nan ? canonical_nan(to) : bits;
@@ -135,6 +135,18 @@ MMAEMU_HD uint32_t library_chain(const LibraryLoad& in, size_t k0, size_t n, uin
   return acc;
 }
 
+// How a consecutive slice of n products is cut into the segments its chains run over: the segment
+// that starts `done` products in is promotion_k products long (FP8 promotion: each segment's chain from
+// +0, added into fp32), or the residue n mod residue_first first (the tf32 K tail, the rest's chain
+// continuing it), else the rest. The one rule for this loop and the cpu backend's lanes
+// (kernels/cpu/library_lanes.cpp).
+MMAEMU_HD size_t library_segment(const LibraryParams& p, size_t n, size_t done) {
+  const size_t rest = n - done;
+  if (p.promotion_k) return rest < p.promotion_k ? rest : p.promotion_k;
+  const size_t residue = p.residue_first ? n % p.residue_first : 0;
+  return done == 0 && residue ? residue : rest;
+}
+
 // One consecutive slice [k0, k0 + n) from +0: one block chain, or (FP8 promotion) chains of
 // promotion_k products each from +0 added into fp32, or (tf32 K tail) the residue's chain continued by
 // the rest's. One call site of the chain, so that the GPU build inlines the emulation once.
@@ -145,13 +157,10 @@ MMAEMU_HD float library_slice(const LibraryLoad& in, size_t k0, size_t n) {
     for (size_t k = k0; k < k0 + n; ++k) acc = fma_rn(f32_of(in.a_at(k)), f32_of(in.b_at(k)), acc);
     return acc;
   }
-  const size_t r = p.residue_first ? n % p.residue_first : 0;
   float promoted = 0.0f;
   uint32_t acc = 0;
   for (size_t done = 0; done < n;) {
-    size_t len = n - done;
-    if (p.promotion_k) len = len < p.promotion_k ? len : p.promotion_k;
-    else if (done == 0 && r) len = r;
+    const size_t len = library_segment(p, n, done);
     acc = library_chain(in, k0 + done, len, p.promotion_k ? 0u : acc);
     if (p.promotion_k) promoted = add_rn(promoted, f32_of(acc));
     done += len;

@@ -65,7 +65,7 @@ MMAEMU_HD bool sign_of(double x) {
 }
 
 // Why an instruction cannot take this path (none: it can). A value, so that the backend maps it to its
-// decline code (v5_wide.cu) and device code can ask it too.
+// decline code (tiled_fp64.cu) and device code can ask it too.
 enum class WideDecline { none, lowered, block_scaled, too_wide };
 MMAEMU_HD WideDecline wide_declines(const OpParams& p) {
   if (p.lowered) return WideDecline::lowered;
@@ -117,7 +117,7 @@ MMAEMU_HD double chain_origin(const BlockParams& bp, int emax) {
 // -s + |p| lies in -s's binade, where rounding down moves toward -inf by the bits of |p| below the
 // grid, and negating it back gives s - floor(|p| / g) * g = s + trunc(p). The GPU's tile kernel keeps
 // sigma * s' as its running chain and sets the next product's sign with one logic operation
-// (kernels/cuda/v5_wide.cuh); this is the same arithmetic, one product at a time.
+// (kernels/cuda/tiled_fp64_gemm.cuh); this is the same arithmetic, one product at a time.
 MMAEMU_HD double chain_add(const BlockParams& bp, double s, double a, double b) {
   constexpr uint64_t kSign = uint64_t{1} << 63;
 #if defined(__CUDA_ARCH__)

@@ -66,13 +66,10 @@ void library_gemm_lanes(const arith::LibraryParams& p, const ref::LibraryCall& c
       const size_t k0 = s * p.chunk;
       if (k0 >= K) continue;  // an empty slice's partial is +0
       const size_t n = std::min<size_t>(K - k0, p.chunk);
-      const size_t residue = p.residue_first ? n % p.residue_first : 0;
       promoted.assign(outs, 0.0f);
       st.reset(rows, lanes);
       for (size_t done = 0; done < n;) {  // the segments of arith::library_slice
-        size_t len = n - done;
-        if (p.promotion_k) len = std::min<size_t>(len, p.promotion_k);
-        else if (done == 0 && residue) len = residue;
+        const size_t len = arith::library_segment(p, n, done);
         if (p.promotion_k) std::fill(st.acc.begin(), st.acc.end(), 0u);
         src.k_end = k0 + done + len;
         chain_tile(p.instr.instr, plan, kernel, grid.width, src, k0 + done, (len + k - 1) / k * k, st);

@@ -5,7 +5,7 @@
 // the library's) on the operands as the caller stores them, and the slices' reduction and the epilogue
 // run per output on CUDA cores (arith::library_finish, the host engine's code), reading C and writing D
 // in their storage widths. Everything else runs one thread per output through arith/library_dot.hpp, a
-// correctness engine like v1: each thread walks its whole K. Callers with host words go through the
+// correctness engine like simt: each thread walks its whole K. Callers with host words go through the
 // same device path.
 #include <algorithm>
 #include <chrono>

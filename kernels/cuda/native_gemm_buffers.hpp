@@ -1,5 +1,5 @@
 // A GEMM problem's arrays on the device in their native widths (uint8 for FP8, uint16 for 16-bit
-// formats, uint32 for fp32 / tf32 patterns), as the v4 and tc kernels read and write them: the host's
+// formats, uint32 for fp32 / tf32 patterns), as the tiled and tc kernels read and write them: the host's
 // 32-bit-widened arrays are narrowed on upload and widened back on download, and D and the trace are
 // poisoned before the run and checked after it (see cuda_device.hpp). D is followed by a poisoned guard
 // of a tile's rows, checked too, so that a kernel writing past the end of D fails instead of passing.

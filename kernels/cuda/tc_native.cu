@@ -316,7 +316,7 @@ class TcBackend final : public Backend {
       return decline(DeclineCode::foreign_target,
                      "tc: the model's block differs from " + gpu_name + "'s own; the tensor cores give only their own");
     if (model.fma_chain)
-      return decline(DeclineCode::fp64_fma_chain, "tc: fp64 mma (an IEEE fma chain) has no tensor-core kernel here; v1 and host run it");
+      return decline(DeclineCode::fp64_fma_chain, "tc: fp64 mma (an IEEE fma chain) has no tensor-core kernel here; simt and host run it");
     if (!find_native(model.instr.name)) {
       if (ref::is_wide_n_variant(model.instr))
         return decline(DeclineCode::no_native_kernel, "tc: " + model.instr.name +

@@ -15,7 +15,7 @@ Declined tiled_kernel_declines(const std::string& backend, const ref::Instructio
   if (model.instr.c != model.instr.d)
     return decline(DeclineCode::mixed_accumulator, backend + ": C (" + std::string(ref::format_name(model.instr.c)) +
                                                        ") in another format than D (" +
-                                                       std::string(ref::format_name(model.instr.d)) + ") is run by v1 and host");
+                                                       std::string(ref::format_name(model.instr.d)) + ") is run by simt and host");
   const size_t steps = ref::gemm_steps(model, shape.K);
   if (shape.M > INT_MAX || shape.N > INT_MAX || shape.K > INT_MAX || shape.batch > INT_MAX ||
       steps * model.instr.k > INT_MAX || (shape.M + tile_rows - 1) / tile_rows > 65535)

@@ -1,8 +1,8 @@
-// What the tiled CUDA-core backends (v4, v5) share around their kernels, decided in one place: the
+// What the tiled CUDA-core backends (tiled, tiled-fp64) share around their kernels, decided in one place: the
 // declines (a usable device, an instruction the kernels' arithmetic covers, one accumulator format,
 // since their accumulator tiles hold C and D alike, and a shape their 32-bit indices and grid of row
 // tiles can hold), device operands (NativeGemmBuffers narrows and widens them on the device), and
-// run()'s preparation. Each backend adds its own declines (v4: K stages; v5: blocks that fit a double)
+// run()'s preparation. Each backend adds its own declines (tiled: K stages; tiled-fp64: blocks that fit a double)
 // and picks its kernel by the operands' and the accumulator's widths.
 #pragma once
 #include <cstddef>
@@ -14,7 +14,7 @@
 
 namespace mmaemu::kernels {
 
-// `backend` prefixes the reason ("v4: ..."); `tile_rows` is the M of the backend's largest tile.
+// `backend` prefixes the reason ("tiled: ..."); `tile_rows` is the M of the backend's largest tile.
 Declined tiled_kernel_declines(const std::string& backend, const ref::InstructionModel& model, const GemmShape& shape,
                                size_t tile_rows);
 

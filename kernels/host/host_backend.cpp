@@ -1,5 +1,5 @@
 // Backend "host": the kernels' per-element arithmetic (arith/emu_dot.hpp) in a plain CPU loop: the
-// host build of v1, so that CPU-only CI runs exactly the code the GPU runs.
+// host build of simt, so that CPU-only CI runs exactly the code the GPU runs.
 #include <chrono>
 
 #include "kernels/host/scalar_outputs.hpp"

@@ -22,15 +22,36 @@ TEST(Registry, LadderEndsWithHostThenReference) {
   EXPECT_EQ(l[l.size() - 1]->name(), "reference");
   EXPECT_EQ(l[l.size() - 2]->name(), "host");
 #if defined(MMAEMU_KERNELS_HAVE_CUDA)
-  EXPECT_NE(find_backend("v1"), nullptr);
+  EXPECT_NE(find_backend("simt"), nullptr);
 #else
-  EXPECT_EQ(find_backend("v1"), nullptr);
+  EXPECT_EQ(find_backend("simt"), nullptr);
 #endif
   for (const Backend* b : l) {
     EXPECT_EQ(find_backend(b->name()), b);
     EXPECT_FALSE(b->description().empty()) << b->name();
   }
   EXPECT_EQ(find_backend("nonesuch"), nullptr);
+}
+
+// The CUDA-core backends' old names (v1, v4, v5) still find them: each alias names a backend of the
+// list, the canonical name of an alias is that backend's, and a current name maps to itself.
+TEST(Registry, OldNamesFindTheRenamedBackends) {
+  for (const BackendAlias& a : kBackendAliases) {
+    EXPECT_EQ(canonical_backend_name(a.old_name), a.name);
+    EXPECT_EQ(find_backend(std::string(a.old_name)), find_backend(std::string(a.name))) << a.old_name;
+    const auto listed = std::find_if(std::begin(kBackendNames), std::end(kBackendNames),
+                                     [&](const BackendName& n) { return n.name == a.name; });
+    EXPECT_NE(listed, std::end(kBackendNames)) << a.name;
+  }
+  EXPECT_EQ(canonical_backend_name("tiled"), "tiled");
+  EXPECT_EQ(canonical_backend_name("nonesuch"), "nonesuch");
+#if defined(MMAEMU_KERNELS_HAVE_CUDA)
+  ASSERT_NE(find_backend("v1"), nullptr);
+  EXPECT_EQ(find_backend("v1")->name(), "simt");
+#endif
+  const LadderChoice c = choose_backend("v1", hopper_fp16(), GemmShape{1, 16, 8, 16}, false);
+  ASSERT_EQ(c.declined.size() + (c.chosen ? 1 : 0), 1u);
+  EXPECT_EQ(c.chosen ? c.chosen->name() : c.declined[0].first, "simt") << "a choice reports the backend by its new name";
 }
 
 TEST(Registry, AutoTakesTheFirstThatAcceptsAndSaysWhyOthersDeclined) {
@@ -47,7 +68,7 @@ TEST(Registry, AutoTakesTheFirstThatAcceptsAndSaysWhyOthersDeclined) {
   }
   EXPECT_EQ(i, c.declined.size());
   for (const auto& [name, why] : c.declined)
-    if (name == "v1") {
+    if (name == "simt") {
       EXPECT_EQ(why.code, DeclineCode::no_gpu) << why.detail;
     }
 }

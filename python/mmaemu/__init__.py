@@ -49,8 +49,8 @@ def _instruction_operands(arch, instr, a, b, c, scale_a, scale_b):
 
 def _on_gpu_backend(a, backend: str) -> bool:
     """CUDA tensors with a backend that may take them in place: auto (the first rung that reads device
-    memory, v1) or v1 itself. Other backends read host arrays, so their operands come to the host."""
-    return _arrays.on_cuda(a) and backend in ("auto", "v1") and _mmaemu.built_with_cuda
+    memory, simt) or simt itself. Other backends read host arrays, so their operands come to the host."""
+    return _arrays.on_cuda(a) and backend in ("auto", "simt", "v1") and _mmaemu.built_with_cuda
 
 
 def _instruction_on_device(single, arch, instr, a, b, c, scale_a, scale_b, backend):
@@ -74,7 +74,7 @@ def mma(arch: str, instr: str, a, b, c, *, scale_a=None, scale_b=None, backend: 
     a [T, M, K], b [T, K, N], c [T, M, N] at the instruction's own M, N, K; block-scaled instructions
     take scale_a [T, M, S] and scale_b [T, S, N]. backend: "reference" (default), a backend's name
     (mmaemu.info()["backends"]) or "auto" (the fastest that can run it). Returns D [T, M, N].
-    CUDA tensors with backend "auto" or "v1" are computed in device memory (v1), no copy to the host."""
+    CUDA tensors with backend "auto" or "simt" are computed in device memory (simt), no copy to the host."""
     if _on_gpu_backend(a, backend):
         return _instruction_on_device(True, arch, instr, a, b, c, scale_a, scale_b, backend)
     fmt, (a_bits, b_bits, c_bits), (sa, sb) = _instruction_operands(arch, instr, a, b, c, scale_a, scale_b)

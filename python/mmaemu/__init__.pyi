@@ -5,7 +5,7 @@ import numpy as np
 from . import torch as torch
 
 ArrayLike = Any  # numpy.ndarray or torch.Tensor: a float dtype of the format, or raw bits
-Backend = str    # "reference", "host", "auto", "v1", "v4", "tc", "cuda" (mmaemu.info()["backends"])
+Backend = str    # "reference", "host", "auto", "simt", "tiled", "tc", "cuda" (mmaemu.info()["backends"])
 TorchOp = Literal["matmul", "addmm", "linear", "scaled_mm"]
 
 __version__: str

@@ -144,7 +144,7 @@ def test_mma_on_cuda_tensors_stays_on_the_device(instr):
     a, b, c, d = load(instr)
     signed = {1: np.uint8, 2: np.int16, 4: np.int32, 8: np.int64}
     on_gpu = [torch.from_numpy(x.view(signed[x.itemsize])).cuda() for x in (a, b, c)]
-    got = mmaemu.mma("sm90", instr, *on_gpu, backend="v1")
+    got = mmaemu.mma("sm90", instr, *on_gpu, backend="simt")
     assert got.is_cuda and got.shape == d.shape
     assert np.array_equal(got.cpu().numpy().view(d.dtype), d)
 

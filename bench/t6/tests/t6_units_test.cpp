@@ -78,13 +78,15 @@ GemmPoint gemm_point(const std::string& backend, const std::string& format, cons
   return p;
 }
 
+// The targets are the shipped tier file's (its `targets:` section), not constants of the report.
 TEST(GpuTargets, EachTargetBesideItsMeasurementAndTheOnesNotRunSaySo) {
   T6Result r;
+  r.targets = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml").targets;
   EXPECT_EQ(gpu_targets_markdown(r), "");  // no GPU rows: no table
   GemmSectionResult g;
   g.points = {gemm_point("tc", "fp16", "4096x4096x4096", 96.8, 0.308), gemm_point("tc", "e4m3", "4096x4096x4096", 240, 0.52),
-              gemm_point("v4", "fp16", "4096x4096x4096", 0.18, 0.0006), gemm_point("v5", "fp16", "4096x4096x4096", 2.4, 0.008),
-              gemm_point("v5", "fp16", "16x4096x4096", 0.31, 0.03)};
+              gemm_point("tiled", "fp16", "4096x4096x4096", 0.18, 0.0006), gemm_point("tiled-fp64", "fp16", "4096x4096x4096", 2.4, 0.008),
+              gemm_point("tiled-fp64", "fp16", "16x4096x4096", 0.31, 0.03)};
   GemmPoint declined;
   declined.backend = "tc";
   declined.format = "tf32";
@@ -106,11 +108,17 @@ TEST(GpuTargets, EachTargetBesideItsMeasurementAndTheOnesNotRunSaySo) {
   EXPECT_NE(md.find("| tc / cuBLASLt, e4m3 4096x4096x4096 (>= 50%) | 52.0% (240.0 TMAC/s) | reached |"), std::string::npos) << md;
   EXPECT_NE(md.find("| tc / cuBLASLt, tf32 4096x4096x4096 (>= 50%) | skipped: over its budget | not measured |"), std::string::npos) << md;
   EXPECT_NE(md.find("| tc / cuBLASLt, bf16 8192x8192x8192 (>= 50%) | not run | not measured |"), std::string::npos) << md;
-  // The best of the CUDA-core backends counts: v5 over v4.
-  EXPECT_NE(md.find("| best CUDA-core emulator, fp16 4096x4096x4096 (>= 2.0 TMAC/s) | v5 2.400 TMAC/s | reached |"), std::string::npos) << md;
-  EXPECT_NE(md.find("| best CUDA-core emulator, fp16 16x4096x4096 (>= 0.5 TMAC/s) | v5 0.310 TMAC/s | not reached |"), std::string::npos) << md;
+  // The best of the CUDA-core backends counts: tiled-fp64 over tiled.
+  EXPECT_NE(md.find("| best CUDA-core emulator, fp16 4096x4096x4096 (>= 2.0 TMAC/s) | tiled-fp64 2.400 TMAC/s | reached |"), std::string::npos) << md;
+  EXPECT_NE(md.find("| best CUDA-core emulator, fp16 16x4096x4096 (>= 0.5 TMAC/s) | tiled-fp64 0.310 TMAC/s | not reached |"), std::string::npos) << md;
   EXPECT_NE(md.find("| best CUDA-core emulator, bf16 16x4096x4096 (>= 0.5 TMAC/s) | no CUDA-core backend measured | not measured |"), std::string::npos) << md;
   EXPECT_NE(md.find("| library model on the GPU / cuBLASLt, bf16 4096x4096x4096 split-K 1 (>= 25%) | 12.5% (40000.0 GMAC/s) | not reached |"), std::string::npos) << md;
+  // Another figure in the file is another verdict; a file without targets shows none.
+  r.targets.tc_vs_cublaslt->at_least = 0.3;
+  EXPECT_NE(gpu_targets_markdown(r).find("| tc / cuBLASLt, fp16 4096x4096x4096 (>= 30%) | 30.8% (96.8 TMAC/s) | reached |"),
+            std::string::npos);
+  r.targets = T6Targets{};
+  EXPECT_EQ(gpu_targets_markdown(r), "");
 }
 
 TEST(SvgPlot, IsWellFormedXmlWithALinePerSeries) {
@@ -118,9 +126,9 @@ TEST(SvgPlot, IsWellFormedXmlWithALinePerSeries) {
   p.title = "rates <&> \"quoted\"";
   p.x_label = "MACs";
   p.y_label = "TMAC/s";
-  p.panels.push_back({"fp16", {{"v4", {{1e7, 0.1}, {1e9, 0.3}, {1e11, 0.33}}, true, false},
+  p.panels.push_back({"fp16", {{"tiled", {{1e7, 0.1}, {1e9, 0.3}, {1e11, 0.33}}, true, false},
                                {"cublaslt", {{1e7, 2}, {1e9, 200}, {1e11, 310}}, true, true},
-                               {"v4 (other shapes)", {{3e8, 0.2}}, false, false}}});
+                               {"tiled (other shapes)", {{3e8, 0.2}}, false, false}}});
   p.panels.push_back({"bf16 & co", {}});
   const std::string svg = render_svg_loglog(p);
   const auto check = test::check_xml(svg);
@@ -175,21 +183,33 @@ TEST_F(TierFile, ShippedFilesLoad) {
   EXPECT_LT(quick.mmasim->options.tiles, full.mmasim->options.tiles);
   EXPECT_LT(quick.reference->options.min_seconds, full.reference->options.min_seconds);
   EXPECT_LT(quick.gemm->samples, full.gemm->samples);
+  // The targets are read in both forms, and each the report shows is there.
+  for (const T6Spec* s : {&full, &quick}) {
+    ASSERT_TRUE(s->targets.reference && s->targets.cpu && s->targets.cpu_vs_mmasim && s->targets.tc_vs_cublaslt &&
+                s->targets.cuda_core_tmacs && s->targets.library_gpu_vs_cublaslt);
+    EXPECT_EQ(s->targets.reference->at_least, 20e6);
+    EXPECT_EQ(s->targets.cuda_core_tmacs->shapes.size(), 2u);
+  }
 }
 
 TEST_F(TierFile, ErrorsNameFileLineAndColumn) {
-  const std::string ok_gemm = "gemm:\n  arch: sm90\n  formats: [fp16]\n  shapes: [256x256x256]\n  backends:\n    - {name: v1}\n";
+  const std::string ok_gemm = "gemm:\n  arch: sm90\n  formats: [fp16]\n  shapes: [256x256x256]\n  backends:\n    - {name: simt}\n";
   EXPECT_EQ(error_of("tier: T6\n" + ok_gemm), "");
+  EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "targets:\n  cpu: {row: dot/sm90/fp16/cpu/t1, at_least: fast}\n")
+                .find("T6-test.yaml:9:46: 'at_least' is a positive number"),
+            std::string::npos);
+  EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "targets:\n  gpu: {row: x, at_least: 1}\n").find(":9:3: unknown key 'gpu'"),
+            std::string::npos);
   EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "  sampels: 20\n").find("T6-test.yaml:8:3: unknown key 'sampels'"),
             std::string::npos);
   EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "  samples: many\n").find(":8:12: 'samples' must be a whole number"),
             std::string::npos);
   EXPECT_NE(error_of("tier: T6\n" + ok_gemm + "  samples: 1\n").find(":8:12: 'samples' must be from 2"),
             std::string::npos);
-  EXPECT_NE(error_of("tier: T6\ngemm:\n  arch: sm90\n  formats: [fp16]\n  shapes: [256x256]\n  backends: [{name: v1}]\n")
+  EXPECT_NE(error_of("tier: T6\ngemm:\n  arch: sm90\n  formats: [fp16]\n  shapes: [256x256]\n  backends: [{name: simt}]\n")
                 .find(":5:11:"),
             std::string::npos);
-  EXPECT_NE(error_of("tier: T6\ngemm:\n  arch: sm91\n  formats: [fp16]\n  shapes: [8x8x8]\n  backends: [{name: v1}]\n")
+  EXPECT_NE(error_of("tier: T6\ngemm:\n  arch: sm91\n  formats: [fp16]\n  shapes: [8x8x8]\n  backends: [{name: simt}]\n")
                 .find(":3:9: unknown architecture 'sm91'"),
             std::string::npos);
   EXPECT_NE(error_of("tier: T6\nreference:\n  profiles: [all]\n  formats: [fp8]\n").find(":4:12: unknown operand format 'fp8'"),

@@ -14,13 +14,14 @@ using testing::read_text;
 using testing::TempDir;
 using testing::write_text;
 
-const char* kCatalogue = R"(mutants:
-  - {id: 1, name: fails-a, target: "t.cpp:f", fault: "exit 1", expect: killed, tier: cpu}
-  - {id: 2, name: hangs, target: "t.cpp:f", fault: "loops forever", expect: killed, tier: cpu}
-  - {id: 3, name: crashes, target: "t.cpp:f", fault: "out-of-bounds write", expect: killed, tier: cpu}
-  - {id: 4, name: equivalent, target: "t.cpp:f", fault: "none visible", expect: equivalent, justification: "no input tells", tier: cpu}
-  - {id: 5, name: on-gpu, target: "t.cu:k", fault: "gpu only", expect: killed, tier: gpu}
-  - {id: 90, name: identity, target: "t.cpp:f", fault: "same code", expect: identity, justification: "same code", tier: cpu}
+const char* kCatalogue = R"(parts: {t: "the test's code"}
+mutants:
+  - {id: 1, name: fails-a, target: "t.cpp:f", fault: "exit 1", expect: killed, tier: cpu, part: t}
+  - {id: 2, name: hangs, target: "t.cpp:f", fault: "loops forever", expect: killed, tier: cpu, part: t}
+  - {id: 3, name: crashes, target: "t.cpp:f", fault: "out-of-bounds write", expect: killed, tier: cpu, part: t}
+  - {id: 4, name: equivalent, target: "t.cpp:f", fault: "none visible", expect: equivalent, justification: "no input tells", tier: cpu, part: t}
+  - {id: 5, name: on-gpu, target: "t.cu:k", fault: "gpu only", expect: killed, tier: gpu, part: t}
+  - {id: 90, name: identity, target: "t.cpp:f", fault: "same code", expect: identity, justification: "same code", tier: cpu, part: t}
 )";
 
 // Test "a" fails for mutant 1, hangs for 2, crashes for 3; test "b" counts its runs in a file and
@@ -64,8 +65,9 @@ struct Campaign {
 // A test slower than its limit (a loaded machine) is re-run with a longer one: the mutant is judged
 // on that run's outcome, not killed by time, and the cell says that its first run timed out.
 TEST(Campaign, ASlowTestIsConfirmedBeforeItCountsAsHung) {
-  const std::string catalogue = R"(mutants:
-  - {id: 7, name: slow, target: "t.cpp:f", fault: "slower, same result", expect: equivalent, justification: "same result", tier: cpu}
+  const std::string catalogue = R"(parts: {t: "the test's code"}
+mutants:
+  - {id: 7, name: slow, target: "t.cpp:f", fault: "slower, same result", expect: equivalent, justification: "same result", tier: cpu, part: t}
 )";
   const std::string tier = R"(tier: T4-test
 catalogue: catalogue.yaml
@@ -109,7 +111,7 @@ TEST(Campaign, HangsAndCrashesAreReportedAndDoNotStopTheRun) {
 
 TEST(Campaign, ASurvivorOrAKilledIdentityFails) {
   std::string catalogue = kCatalogue;
-  catalogue += "  - {id: 6, name: survivor, target: \"t.cpp:f\", fault: \"unseen\", expect: killed, tier: cpu}\n";
+  catalogue += "  - {id: 6, name: survivor, target: \"t.cpp:f\", fault: \"unseen\", expect: killed, tier: cpu, part: t}\n";
   Campaign c(catalogue);
   EXPECT_EQ(run_mutation_campaign(c.options()), 1);
   EXPECT_EQ(c.report().find(6)->outcome, Outcome::survived);

@@ -17,9 +17,10 @@ using testing::read_text;
 using testing::TempDir;
 using testing::write_text;
 
-const char* kCatalogue = R"(mutants:
-  - {id: 101, name: kernel-fault, target: "k.cu:f", fault: "exit 1", expect: killed, tier: gpu}
-  - {id: 190, name: kernel-identity, target: "k.cu:f", fault: "same code", expect: identity, justification: "same", tier: gpu}
+const char* kCatalogue = R"(parts: {t: "the test's code"}
+mutants:
+  - {id: 101, name: kernel-fault, target: "k.cu:f", fault: "exit 1", expect: killed, tier: gpu, part: t}
+  - {id: 190, name: kernel-identity, target: "k.cu:f", fault: "same code", expect: identity, justification: "same", tier: gpu, part: t}
 )";
 
 // A variant program records which program it is and which mutant the switch names; mutant 101's

@@ -43,7 +43,7 @@ RunReport full_report() {
                 {"tc", {4, {{"tc runs the GPU's own profile only (sm90)", {"foreign-target", 8}}}}},
                 {"model", {3, {{"no rules for algorithm 13", {"library-algorithm-without-rules", 2, 13}}}}}};
   s.seed = 20261201;
-  s.failures = {"required backend 'v4' ran nothing"};
+  s.failures = {"required backend 'tiled' ran nothing"};
   SuiteResult skip{"T3", "t3-gpu-quick", {"T3", "gpu"}, Verdict::skip, "no CUDA device", 0, 0, {}, {}, 0};
   skip.position = 7;
   SuiteResult error{"T3", "kernels", {"T3"}, Verdict::error, "x.yaml:4:3: unknown key", 0, 0, {}, {}, 1e-9};
@@ -100,7 +100,7 @@ TEST(RunReportReader, CoverageDeclinesSeedAndFailuresAreFieldsNotProse) {
   EXPECT_EQ(model.algorithm, 13);
   ASSERT_TRUE(s.seed.has_value());
   EXPECT_EQ(*s.seed, 20261201u);
-  EXPECT_EQ(s.failures, std::vector<std::string>{"required backend 'v4' ran nothing"});
+  EXPECT_EQ(s.failures, std::vector<std::string>{"required backend 'tiled' ran nothing"});
   EXPECT_FALSE(run.suites[1].seed.has_value());
   EXPECT_TRUE(run.suites[1].coverage.empty());
 }

@@ -70,11 +70,11 @@ TEST(KnownMismatches, KnownGroupWithMismatchesPassesAndKeepsTheCounts) {
 // (a required backend that did not run) keeps failing, with that reason.
 TEST(KnownMismatches, OtherFailuresOfTheSuiteStand) {
   SuiteResult r = result_with({{kKnown, {100, 40}}});
-  r.failures.push_back("required backend 'v4' did not run");
+  r.failures.push_back("required backend 'tiled' did not run");
   r.reason += "; " + r.failures.back();
   apply_known_mismatches(r, spec_with({{kKnown, kReason, ""}}));
   EXPECT_EQ(r.verdict, Verdict::fail);
-  EXPECT_EQ(r.reason, "required backend 'v4' did not run; known mismatches: " + kKnown + " (40/100)");
+  EXPECT_EQ(r.reason, "required backend 'tiled' did not run; known mismatches: " + kKnown + " (40/100)");
 }
 
 TEST(KnownMismatches, KnownGroupWithoutMismatchesFails) {

@@ -202,9 +202,23 @@ TEST_F(KernelConformance, TheHostBackendMatchesTheReferenceOnTinyAndEdgeShapes) 
 TEST_F(KernelConformance, AGpuSuiteSkipsWithTheReasonWhereNoGpuIsUsable) {
   const auto why = tiers::gpu_unavailable_reason();
   if (!why) GTEST_SKIP() << "a GPU is usable here";
-  const SuiteResult r = run_kernel_conformance(load(suite_yaml("    device: gpu\n", "[v1, v4, tc]")), kernels::backends());
+  const SuiteResult r = run_kernel_conformance(load(suite_yaml("    device: gpu\n", "[simt, tiled, tc]")), kernels::backends());
   EXPECT_EQ(r.verdict, Verdict::skip);
   EXPECT_EQ(r.reason, *why);
+}
+
+// Tier files written with the CUDA-core backends' old names (v1, v4, v5) still load, in `backends`,
+// `require` and `allowed_declines`, and give the verdict the new names give.
+TEST_F(KernelConformance, OldBackendNamesInATierFileMeanTheNewOnes) {
+  const auto with = [&](const std::string& simt, const std::string& tiled) {
+    const std::string rules = "    device: gpu\n    require: [" + simt + "]\n    allowed_declines:\n      - backend: " + tiled +
+                              "\n        code: mixed-accumulator\n        why: its tiles hold one accumulator format\n";
+    return run_kernel_conformance(load(suite_yaml(rules, "[" + simt + ", " + tiled + ", tc]")), kernels::backends());
+  };
+  const SuiteResult renamed = with("simt", "tiled");
+  const SuiteResult old = with("v1", "v4");
+  EXPECT_EQ(old.verdict, renamed.verdict);
+  EXPECT_EQ(old.reason, renamed.reason);
 }
 
 // The names a build without CUDA accepts for the GPU backends are those a CUDA build registers: a

@@ -62,7 +62,7 @@ using Declined = std::optional<Decline>;
 
 inline Decline decline(DeclineCode code, std::string detail) { return Decline{code, std::move(detail)}; }
 
-// The same decline with its detail prefixed ("v4: " + detail): who declined, for people.
+// The same decline with its detail prefixed ("tiled: " + detail): who declined, for people.
 inline Decline prefixed(std::string_view prefix, Decline d) {
   d.detail = std::string(prefix) + d.detail;
   return d;

@@ -1,17 +1,17 @@
-// The "v5" kernel: v4's tiles with the T-FDPA blocks on the fp64 pipe (kernels/arith/wide_block.hpp).
+// The "tiled-fp64" kernel: tiled's tiles with the T-FDPA blocks on the fp64 pipe (kernels/arith/wide_block.hpp).
 //
-// Where v4 spends most of its lane operations (about 180 per multiply-add on an H200: decoding, 64-bit
+// Where tiled spends most of its lane operations (about 180 per multiply-add on an H200: decoding, 64-bit
 // integer alignment, branches per term), a block here costs per product half a packed 16-bit
 // add-and-max (pass 1: two rows' exponents in one word) and, in pass 2, one logic operation and one
 // fp64 fma rounded down into the output's chain, the logic operation setting the chain's sign to the
 // product's (wide_block.hpp's chain_add says why that adds the truncated term, exactly): operands are
 // decoded once per stage, without branches, into doubles and exponents in shared memory. The profiles
-// v4_params.cuh lists run with their parameters as constants, so that the per-block work on the
+// tiled_params.cuh lists run with their parameters as constants, so that the per-block work on the
 // accumulator (reading it, its term, the conversion of the result) folds to a few operations; what is
 // rare (emu_step, the general rounding) is out of line.
 //
 // Block: a tile of D (of one batch entry), TileShape below: 64 x 64 at 4 x 4 outputs per thread as
-// in v4, or one output per thread for few rows. K is staged one instruction step at a time (k <= 32
+// in tiled, or one output per thread for few rows. K is staged one instruction step at a time (k <= 32
 // elements), its raw operands loaded as StageLoad says (the next step's while this one computes where
 // the registers allow).
 // An output whose step meets anything but the common case (a NaN or Inf anywhere in the
@@ -27,7 +27,7 @@
 #include "kernels/arith/wide_block.hpp"
 #include "kernels/cuda/gemm_args.hpp"
 
-namespace mmaemu::kernels::v5 {
+namespace mmaemu::kernels::tiled_fp64 {
 
 // A block's tile of D: kM x kN outputs, kPerM x kPerN of them per thread, thread (ty, tx) owning rows
 // ty + kThreadsM * i and columns tx + kThreadsN * j (a warp's columns consecutive: B's reads are
@@ -568,7 +568,7 @@ __host__ __device__ constexpr StageLoad stage_load() {
   }
 }
 
-// Spec: v4::GenericParams (the arithmetic reads `params`) or a FixedParams whose params() equal
+// Spec: tiled::GenericParams (the arithmetic reads `params`) or a FixedParams whose params() equal
 // `params` (checked by the host before it picks the kernel). Either way the code and the bits are the same.
 template <class Tile, class Spec, class Operand, class Acc>
 __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm(const __grid_constant__ arith::OpParams params,
@@ -588,4 +588,4 @@ __global__ void __launch_bounds__(Tile::kThreads, Tile::kMinBlocks) wide_gemm(co
   }
 }
 
-}  // namespace mmaemu::kernels::v5
+}  // namespace mmaemu::kernels::tiled_fp64

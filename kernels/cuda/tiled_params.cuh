@@ -1,4 +1,4 @@
-// Compile-time OpParams for the instructions v4 and v5 are timed on (Hopper's 16-bit, tf32 and FP8
+// Compile-time OpParams for the instructions tiled and tiled-fp64 are timed on (Hopper's 16-bit, tf32 and FP8
 // blocks), so that their kernels fold the format and block constants. The host picks a FixedParams kernel only
 // when its params() equal params_from_profile() field by field; any other profile runs the generic
 // kernel. A wrong constant here can therefore cost speed, never bits.
@@ -8,7 +8,7 @@
 #include "kernels/arith/formats.hpp"
 #include "kernels/arith/op_params.hpp"
 
-namespace mmaemu::kernels::v4 {
+namespace mmaemu::kernels::tiled {
 
 struct GenericParams {
   static constexpr bool kFixed = false;
@@ -41,7 +41,7 @@ template <arith::Fmt A, arith::Fmt B, arith::Fmt CD, int K, int L, int F, int Z,
 struct FixedParams {
   static constexpr bool kFixed = true;
   // Every FixedParams is a block instruction (not lowered) with significands of at most 12 bits, as
-  // the decoded path (v4_decoded.cuh) needs.
+  // the decoded path (tiled_decoded.cuh) needs.
   static constexpr bool kDecoded = true;
   __host__ __device__ static constexpr arith::OpParams params() { return hopper_block(A, B, CD, K, L, F, Z, R, N); }
 };
@@ -82,7 +82,7 @@ struct Tag {
 
 // The one list of FixedParams kernels: calls run(Tag<Operand>, Tag<Acc>, Spec) with the FixedParams
 // equal to `params` (and the storage types of its formats), or with GenericParams and the storage
-// types of op_bits (8, 16, else 32) and acc_bits (16, else 32). v4 and v5 pick their kernels here.
+// types of op_bits (8, 16, else 32) and acc_bits (16, else 32). tiled and tiled-fp64 pick their kernels here.
 template <class Run>
 double with_spec(const arith::OpParams& params, int op_bits, int acc_bits, Run&& run) {
   using u8 = Tag<uint8_t>;
@@ -104,4 +104,4 @@ double with_spec(const arith::OpParams& params, int op_bits, int acc_bits, Run&&
   }
 }
 
-}  // namespace mmaemu::kernels::v4
+}  // namespace mmaemu::kernels::tiled

@@ -1,11 +1,11 @@
-// Backends "v4" (tiled CUDA cores), "v5" (the same tiles on the fp64 pipe) and "tc" (the GPU's own tensor cores) against the reference, bit
+// Backends "tiled" (tiled CUDA cores), "tiled-fp64" (the same tiles on the fp64 pipe) and "tc" (the GPU's own tensor cores) against the reference, bit
 // for bit, on the GPU: every architecture profile, every instruction (wgmma at n8 and the widest N),
 // every input family, GEMM shapes with M, N and K edges, batches, and the accumulator after every
 // step (the trace). Skipped, with the reason, where no CUDA device exists. tc runs only the targets
 // equal to the GPU's architecture; for the others the test checks that it declines and says why.
 //
 // Throughput at 4096^3 (a measurement, not a test; run with --gtest_also_run_disabled_tests):
-//   V4TcThroughput.DISABLED_Gemm4096 prints TMAC/s per backend and format and checks a sample of
+//   GpuBackendThroughput.DISABLED_Gemm4096 prints TMAC/s per backend and format and checks a sample of
 //   outputs against the reference.
 #include <gtest/gtest.h>
 
@@ -136,21 +136,21 @@ const Backend& backend_named(const std::string& name) {
   return *b;
 }
 
-// Empty when `why` is a decline this test allows, else the failure to report. v4 runs everything but
+// Empty when `why` is a decline this test allows, else the failure to report. tiled runs everything but
 // the K = 64 block-scaled kinds (two of its K stages), the m8n8k4 whose C is not in D's format and fp64
-// mma (v4 and tc: an fma chain, run by v1 and host); tc runs the GPU's own target only (every other
+// mma (tiled and tc: an fma chain, run by simt and host); tc runs the GPU's own target only (every other
 // profile is a foreign target), and a wide wgmma without a trace only (its pipelined GEMM). Anything
 // else, on any GPU, is a failure. Judged by code: the detail is for people.
 std::string unexpected_decline(const Backend& backend, const ref::InstructionModel& m, const Decline& why) {
   const std::string what = backend.name() + " declined " + std::string(ref::arch_name(m.arch)) + " " + m.instr.name +
                            ": " + std::string(why.code_name()) + ": " + why.detail;
   using C = DeclineCode;
-  if (m.fma_chain && why.code == C::fp64_fma_chain) return "";  // v1 and host run it
-  if (backend.name() == "v4") {
+  if (m.fma_chain && why.code == C::fp64_fma_chain) return "";  // simt and host run it
+  if (backend.name() == "tiled") {
     if (m.instr.k > 32 && why.code == C::k_stage) return "";
     return m.instr.c != m.instr.d && why.code == C::mixed_accumulator ? "" : what;
   }
-  if (backend.name() == "v5") {  // v4's declines, and the lowered and block-scaled instructions (v4 runs them)
+  if (backend.name() == "tiled-fp64") {  // tiled's declines, and the lowered and block-scaled instructions (tiled runs them)
     if (m.instr.k > 32 && why.code == C::k_stage) return "";
     if (m.lowering && why.code == C::lowered_instruction) return "";
     if (m.instr.scale && why.code == C::block_scaled) return "";
@@ -165,9 +165,9 @@ std::string unexpected_decline(const Backend& backend, const ref::InstructionMod
 
 
 // ---- every profile x instruction x family, small GEMMs with edges and a trace -----------------------
-class V4TcEveryInstruction : public ::testing::TestWithParam<std::string> {};
+class GpuBackendEveryInstruction : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(V4TcEveryInstruction, MatchesTheReferenceBitForBit) {
+TEST_P(GpuBackendEveryInstruction, MatchesTheReferenceBitForBit) {
   SKIP_WITHOUT_GPU();
   const Backend& backend = backend_named(GetParam());
   size_t outputs = 0, ran = 0, declined_count = 0;
@@ -201,20 +201,26 @@ TEST_P(V4TcEveryInstruction, MatchesTheReferenceBitForBit) {
   EXPECT_GT(ran, 0u) << backend.name() << " ran nothing on this GPU";
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, V4TcEveryInstruction, ::testing::Values("v4", "v5", "tc"),
-                         [](const auto& info) { return info.param; });
+// A backend's name as a test name ("tiled-fp64" -> "tiled_fp64": gtest takes letters, digits, '_').
+std::string test_name_of(std::string name) {
+  std::replace(name.begin(), name.end(), '-', '_');
+  return name;
+}
+
+INSTANTIATE_TEST_SUITE_P(Backends, GpuBackendEveryInstruction, ::testing::Values("tiled", "tiled-fp64", "tc"),
+                         [](const auto& info) { return test_name_of(info.param); });
 
 // ---- shapes: tiny, exact tiles, edges in every dimension, K = 0, batches, one and few rows ----------
 // Hopper instructions only: tc runs only the GPU's own target, so on a GPU other than an sm_90 its
 // half skips with the reason; any other decline is a failure, and every case must compare outputs.
-class V4TcShapes : public ::testing::TestWithParam<std::string> {};
+class GpuBackendShapes : public ::testing::TestWithParam<std::string> {};
 
-TEST_P(V4TcShapes, EdgesAndBatchesMatchTheReference) {
+TEST_P(GpuBackendShapes, EdgesAndBatchesMatchTheReference) {
   SKIP_WITHOUT_GPU();
   const Backend& backend = backend_named(GetParam());
   if (backend.name() == "tc" && cuda_device_sm() != 90)
     GTEST_SKIP() << "tc runs only the GPU's own target; these shapes are sm90's and this GPU is sm_" << cuda_device_sm();
-  // One row (v5 splits each output over lanes there) and few rows (one output per thread) over many
+  // One row (tiled-fp64 splits each output over lanes there) and few rows (one output per thread) over many
   // K steps, next to the 64 x 64 tiles' edges.
   const std::vector<GemmShape> shapes = {{1, 1, 1, 1},     {1, 1, 1, 0},     {3, 5, 3, 7},     {1, 64, 64, 64},
                                          {1, 65, 63, 33},  {1, 128, 1, 100}, {1, 1, 200, 17},  {4, 33, 70, 49},
@@ -225,7 +231,7 @@ TEST_P(V4TcShapes, EdgesAndBatchesMatchTheReference) {
                             "mma.m16n8k8.f32.tf32.tf32.f32", "mma.m16n8k32.f32.e4m3.e5m2.f32",
                             "wgmma.m64n8k16.f32.f16.f16", "wgmma.m64n8k32.f16.e5m2.e5m2"}) {
     const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, instr);
-    // An instruction the backend leaves to another one by design (v5: mma.sync FP8, lowered on Hopper)
+    // An instruction the backend leaves to another one by design (tiled-fp64: mma.sync FP8, lowered on Hopper)
     // is passed over; any other decline fails below.
     if (const auto why = backend.declines(m, GemmShape{1, 1, 1, 1}, false); why && unexpected_decline(backend, m, *why).empty()) {
       ++declined_instructions;
@@ -247,8 +253,8 @@ TEST_P(V4TcShapes, EdgesAndBatchesMatchTheReference) {
   EXPECT_GE(cases, 4u * shapes.size() * 3) << backend.name() << " ran fewer than four of the six instructions";
 }
 
-INSTANTIATE_TEST_SUITE_P(Backends, V4TcShapes, ::testing::Values("v4", "v5", "tc"),
-                         [](const auto& info) { return info.param; });
+INSTANTIATE_TEST_SUITE_P(Backends, GpuBackendShapes, ::testing::Values("tiled", "tiled-fp64", "tc"),
+                         [](const auto& info) { return test_name_of(info.param); });
 
 // ---- declines ----------------------------------------------------------------------------------------
 TEST(TcDeclines, TargetsOtherThanTheGpuWithTheReason) {
@@ -293,7 +299,7 @@ TEST(TcPipelined, WideWgmmaMatchesTheReference) {
 
 // ---- operands already on the device ------------------------------------------------------------------------
 // GemmProblem::on_device: the same words in device memory must give the same bits as the host path, in
-// every GPU backend (v1, v4 and tc; tc where the GPU is its target's).
+// every GPU backend (simt, tiled and tc; tc where the GPU is its target's).
 TEST(DeviceOperands, GiveTheHostPathsBits) {
   SKIP_WITHOUT_GPU();
   const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, "mma.m16n8k16.f32.bf16.bf16.f32");
@@ -304,13 +310,13 @@ TEST(DeviceOperands, GiveTheHostPathsBits) {
   A.upload(p.A.data());
   B.upload(p.B.data());
   C.upload(p.C.data());
-  for (const char* name : {"v1", "v4", "v5", "tc"}) {
+  for (const char* name : {"simt", "tiled", "tiled-fp64", "tc"}) {
     const Backend& backend = backend_named(name);
     if (auto why = backend.declines_device_operands()) {
       ADD_FAILURE() << name << " declined device operands: " << why->detail;
       continue;
     }
-    if (backend.declines(m, s, false)) continue;  // tc on another GPU than its target's; v5 until checked
+    if (backend.declines(m, s, false)) continue;  // tc on another GPU than its target's; tiled-fp64 until checked
     D.fill_bytes(0xFF);
     GemmProblem gp{&m, s, A.get(), B.get(), C.get(), D.get(), nullptr};
     gp.on_device = true;
@@ -324,7 +330,7 @@ TEST(DeviceOperands, GiveTheHostPathsBits) {
 }
 
 // ---- throughput (not a test) --------------------------------------------------------------------------
-TEST(V4TcThroughput, DISABLED_Gemm4096) {
+TEST(GpuBackendThroughput, DISABLED_Gemm4096) {
   SKIP_WITHOUT_GPU();
   const size_t n = 4096;
   const GemmShape s{1, n, n, n};
@@ -334,7 +340,7 @@ TEST(V4TcThroughput, DISABLED_Gemm4096) {
                             "wgmma.m64n8k8.f32.tf32.tf32"}) {
     const ref::InstructionModel& m = ref::lookup(ref::Arch::sm90, instr);
     const Problem p = make_problem(m, gen::Family::realistic, s, 5);
-    for (const char* name : {"tc", "v4"}) {
+    for (const char* name : {"tc", "tiled"}) {
       const Backend& backend = backend_named(name);
       if (auto why = backend.declines(m, s, false)) {
         std::printf("%-4s %-34s declined: %s\n", name, instr, why->detail.c_str());

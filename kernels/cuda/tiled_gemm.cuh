@@ -1,4 +1,4 @@
-// The "v4" kernel: the per-element arithmetic of kernels/arith (emu_step, the very code the host
+// The "tiled" kernel: the per-element arithmetic of kernels/arith (emu_step, the very code the host
 // backend runs) fed from shared-memory tiles, several outputs per thread.
 //
 // Block: 16 x 16 threads own a 64 x 64 tile of D (of one batch entry); thread (ty, tx) owns the 4 x 4
@@ -15,9 +15,9 @@
 #include "kernels/arith/emu_dot.hpp"
 #include "kernels/arith/op_params.hpp"
 #include "kernels/cuda/gemm_args.hpp"
-#include "kernels/cuda/v4_decoded.cuh"
+#include "kernels/cuda/tiled_decoded.cuh"
 
-namespace mmaemu::kernels::v4 {
+namespace mmaemu::kernels::tiled {
 
 inline constexpr int kTile = 64;              // outputs per block side
 inline constexpr int kThreadsSide = 16;       // 16 x 16 threads
@@ -67,9 +67,9 @@ __device__ inline void stage_segment(uint32_t* dst, const Operand* src, int vali
   for (int i = 0; i < kSeg; ++i) dst[i] = i < valid ? static_cast<uint32_t>(src[i]) : 0u;
 }
 
-// The kernel body; p is the kernel's params, or the same values as compile-time constants (see v4_params.cuh).
+// The kernel body; p is the kernel's params, or the same values as compile-time constants (see tiled_params.cuh).
 // kDecoded: operands are also decoded once per stage and the steps run by decoded_tile_step, falling back
-// to emu_step for the rare cases (v4_decoded.cuh).
+// to emu_step for the rare cases (tiled_decoded.cuh).
 template <bool kDecoded, class Operand, class Acc>
 __device__ __forceinline__ void tiled_body(const arith::OpParams& p, const GemmArgs<Operand, Acc>& g) {
   // Rows of sA are padded by one word so that the threads staging different rows hit different banks.
@@ -191,4 +191,4 @@ __global__ void __launch_bounds__(kThreadsSide* kThreadsSide) tiled_gemm(arith::
   }
 }
 
-}  // namespace mmaemu::kernels::v4
+}  // namespace mmaemu::kernels::tiled

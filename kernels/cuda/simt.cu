@@ -1,4 +1,4 @@
-// Backend "v1": one thread per output element, grid-stride, the per-element arithmetic of
+// Backend "simt": one thread per output element, grid-stride, the per-element arithmetic of
 // arith/emu_dot.hpp on CUDA cores. Operands live on the device as uint32 raw bits, as on the host.
 #include <algorithm>
 #include <string>
@@ -15,7 +15,7 @@
 namespace mmaemu::kernels {
 namespace {
 
-__global__ void v1_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint32_t* __restrict__ A,
+__global__ void simt_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint32_t* __restrict__ A,
                         const uint32_t* __restrict__ B, const uint32_t* __restrict__ C, uint32_t* __restrict__ D,
                         uint32_t* __restrict__ trace, const uint32_t* __restrict__ SA,
                         const uint32_t* __restrict__ SB, size_t scales) {
@@ -32,7 +32,7 @@ __global__ void v1_gemm(arith::OpParams p, GemmShape s, size_t steps, const uint
 }
 
 // fp64 mma: one thread per output of the IEEE fma chain, two words per element.
-__global__ void v1_fma_chain(GemmShape s, size_t k, size_t steps, const uint32_t* __restrict__ A,
+__global__ void simt_fma_chain(GemmShape s, size_t k, size_t steps, const uint32_t* __restrict__ A,
                              const uint32_t* __restrict__ B, const uint32_t* __restrict__ C, uint32_t* __restrict__ D,
                              uint32_t* __restrict__ trace) {
   const size_t outputs = s.batch * s.M * s.N, threads = size_t{gridDim.x} * blockDim.x;
@@ -45,7 +45,7 @@ __global__ void v1_fma_chain(GemmShape s, size_t k, size_t steps, const uint32_t
 
 class V1Backend final : public Backend {
  public:
-  std::string name() const override { return "v1"; }
+  std::string name() const override { return "simt"; }
   std::string description() const override {
     return "CUDA cores, one thread per output, integer arithmetic (the host backend's code on the GPU)";
   }
@@ -57,16 +57,16 @@ class V1Backend final : public Backend {
   Declined declines_device_operands() const override { return std::nullopt; }
 
   RunInfo run(const GemmProblem& pr) const override {
-    if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("v1: " + why->detail);
+    if (auto why = declines(*pr.model, pr.shape, pr.trace != nullptr)) throw KernelError("simt: " + why->detail);
     const GemmShape& s = pr.shape;
     const size_t words = pr.model->fma_chain ? 2 : 1;  // per element: fp64 takes two
     const size_t steps = ref::gemm_steps(*pr.model, s.K), outputs = c_count(s), S = scales_per_row(*pr.model, s);
     if (pr.on_device) {  // the problem's arrays are device memory already
       const RunInfo info = launch(pr, pr.A, pr.B, pr.C, pr.D, pr.trace, pr.SA, pr.SB, S);
       if (const auto at = first_unwritten_on_device(pr.D, outputs, words))
-        throw KernelError("v1: output " + std::to_string(*at) + " (flat index) left unwritten");
+        throw KernelError("simt: output " + std::to_string(*at) + " (flat index) left unwritten");
       if (pr.trace && first_unwritten_on_device(pr.trace, outputs * steps, words))
-        throw KernelError("v1: an entry of the trace left unwritten");
+        throw KernelError("simt: an entry of the trace left unwritten");
       return info;
     }
     DeviceBuffer<uint32_t> A(words * a_count(s)), B(words * b_count(s)), C(words * outputs), D(words * outputs),
@@ -80,10 +80,10 @@ class V1Backend final : public Backend {
     }
     const RunInfo info = launch(pr, A.get(), B.get(), C.get(), D.get(), pr.trace ? T.get() : nullptr, SA.get(), SB.get(), S);
     D.download(pr.D);
-    check_written(pr.D, s, 1, "v1: output", words);
+    check_written(pr.D, s, 1, "simt: output", words);
     if (pr.trace) {
       T.download(pr.trace);
-      check_written(pr.trace, s, steps, "v1: trace of output", words);
+      check_written(pr.trace, s, steps, "simt: trace of output", words);
     }
     return info;
   }
@@ -104,21 +104,21 @@ class V1Backend final : public Backend {
     EventTimer timer;
     timer.start();
     if (pr.model->fma_chain)
-      v1_fma_chain<<<static_cast<unsigned>(blocks), threads>>>(s, static_cast<size_t>(pr.model->instr.k), steps, A, B,
+      simt_fma_chain<<<static_cast<unsigned>(blocks), threads>>>(s, static_cast<size_t>(pr.model->instr.k), steps, A, B,
                                                                C, D, T);
     else
-      v1_gemm<<<static_cast<unsigned>(blocks), threads>>>(params_from_profile(*pr.model), s, steps, A, B, C, D, T, SA,
+      simt_gemm<<<static_cast<unsigned>(blocks), threads>>>(params_from_profile(*pr.model), s, steps, A, B, C, D, T, SA,
                                                           SB, S);
-    cuda_check(cudaGetLastError(), "v1 kernel launch");
+    cuda_check(cudaGetLastError(), "simt kernel launch");
     info.kernel_ms = timer.stop_ms();
-    cuda_check(cudaDeviceSynchronize(), "v1 kernel");
+    cuda_check(cudaDeviceSynchronize(), "simt kernel");
     return info;
   }
 };
 
 }  // namespace
 
-const Backend& v1_backend() {
+const Backend& simt_backend() {
   static const V1Backend b;
   return b;
 }

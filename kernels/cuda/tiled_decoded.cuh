@@ -1,8 +1,8 @@
-// v4's fast path: operands decoded once per stage (not once per output and pass), then the T-FDPA
+// tiled's fast path: operands decoded once per stage (not once per output and pass), then the T-FDPA
 // block of kernels/arith evaluated on the decoded operands with arith's own pieces (add_term,
 // round_to, decode, to_output). Only the common case is taken here: finite operands and addend, and
 // not every term zero. An output whose step meets anything else (NaN, Inf, an all-zero block) is
-// marked rare and v4 runs arith::emu_step on the raw bits for it, so the rare rules live in one place.
+// marked rare and tiled runs arith::emu_step on the raw bits for it, so the rare rules live in one place.
 // Used only for single-block instructions (k == L) whose operand significands fit 12 bits (16-bit, tf32 and FP8 formats) and
 // instructions that are not lowered; the host checks both before it picks a kernel with this path.
 #pragma once
@@ -12,7 +12,7 @@
 #include "kernels/arith/formats.hpp"
 #include "kernels/arith/op_params.hpp"
 
-namespace mmaemu::kernels::v4 {
+namespace mmaemu::kernels::tiled {
 
 // A decoded operand in one word: exponent in the top 16 bits (signed), sign in bit 15, significand
 // (implicit bit included) in bits 0..11. Zero gets kZeroExp and NaN / Inf kSpecialExp, so that a
@@ -150,4 +150,4 @@ __device__ __forceinline__ void decoded_tile_step(const arith::OpParams& p, cons
     tile_sums<int64_t>(p, a, a_row, b, b_col, b_k, pf, emax, rare, acc);
 }
 
-}  // namespace mmaemu::kernels::v4
+}  // namespace mmaemu::kernels::tiled

@@ -1,8 +1,0 @@
-# Backends v4 and tc against the reference on the GPU (labels T3, gpu; each test skips with the reason
-# where no CUDA device exists). Built only with CUDA, since both backends exist only there.
-if(MMAEMU_HAVE_CUDA)
-  add_executable(kernels_v4_tc_gpu_test ${CMAKE_CURRENT_LIST_DIR}/v4_tc_gpu_test.cpp)
-  target_link_libraries(kernels_v4_tc_gpu_test PRIVATE mmaemu_kernels mmaemu_generators GTest::gtest_main)
-  target_compile_definitions(kernels_v4_tc_gpu_test PRIVATE MMAEMU_KERNELS_HAVE_CUDA=1)
-  mmaemu_gtest(kernels_v4_tc_gpu_test LABELS T3 gpu)
-endif()
