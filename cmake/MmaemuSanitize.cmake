@@ -13,6 +13,26 @@
 set(MMAEMU_SANITIZE "" CACHE STRING
     "Sanitizers for every target, as -fsanitize takes them (e.g. address,undefined); empty: none")
 option(MMAEMU_FUZZ "Build the libFuzzer targets in fuzz/ (clang only)" OFF)
+option(MMAEMU_SANITIZE_GLUE_O0
+       "In an instrumented build, compile the harness, tests, benchmarks and fuzz targets at -O0 (CI's sanitizer pass)" OFF)
+
+# Called by the top-level CMakeLists.txt after reference/ and kernels/, before everything above them.
+# Instrumented code generation is most of an ASan build's time and -O0 roughly halves it; the
+# arithmetic the tests spend their time in (reference/, kernels/, generators/) keeps the build type's
+# optimisation, so the tests run about as fast. Off by default: long fuzz runs want -O1 readers.
+macro(mmaemu_sanitize_glue_code)
+  if(MMAEMU_SANITIZE AND MMAEMU_SANITIZE_GLUE_O0)
+    add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-O0>")
+  endif()
+endmacro()
+
+# Called by the harness's directories whose code the tests spend their time in all the same (the
+# readers of large recordings, the library model's host side): back to -O1, the Sanitize build type's.
+macro(mmaemu_sanitize_keep_optimised)
+  if(MMAEMU_SANITIZE AND MMAEMU_SANITIZE_GLUE_O0)
+    add_compile_options("$<$<COMPILE_LANGUAGE:C,CXX>:-O1>")
+  endif()
+endmacro()
 
 if(MMAEMU_SANITIZE)
   if(NOT CMAKE_CXX_COMPILER_ID MATCHES "Clang|GNU")

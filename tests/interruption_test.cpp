@@ -33,7 +33,7 @@ std::string test_tier() {
   std::string t = "tier: TI\ndescription: interruption test\nsuites:\n";
   for (size_t i = 1; i <= kSuites; ++i)
     t += "  - name: q" + std::to_string(i) +
-         "\n    kind: kernel-conformance\n    labels: [T3, cpu]\n    backends: [host]\n    profiles: [all]\n"
+         "\n    kind: kernel-conformance\n    labels: [T3, cpu]\n    backends: [host]\n    profiles: [sm80, sm90]\n"
          "    instructions: [all]\n    families: [all]\n    tiles: 1\n    gemms: [1x1x1, 3x5x7, 17x9x33]\n"
          "    trace: true\n    seed: 1\n    require: [host]\n";
   return t;
