@@ -1,5 +1,6 @@
 #include "harness/api/library.hpp"
 
+#include <cstring>
 #include <map>
 #include <mutex>
 
@@ -68,7 +69,31 @@ NpyArray compute(const LibraryRequest& r, lt::LtCall call, lt::LtOperands ops) {
   return d;
 }
 
+// What torch returns without calling the library (aten's addmm and mm on CUDA, Blas.cpp): an empty
+// result as it is; with K = 0, zeros, or for addmm with beta != 0, beta * input elementwise (at::mul:
+// the float product rounded once to D's type). input is [m][n] in D's format.
+NpyArray torch_without_library(const LibraryCallOptions& o, size_t m, size_t n, const std::vector<uint32_t>& input,
+                               ref::FormatId out) {
+  NpyArray d;
+  d.word_bytes = storage_bytes(out);
+  d.shape = {m, n};
+  d.values.assign(m * n, ref::zero_bits(out, false));
+  if (o.torch_op != "addmm" || o.beta == 0.0f) return d;
+  for (size_t i = 0; i < m * n; ++i) {
+    const uint32_t x = ref::convert(out, input[i], ref::FormatId::fp32, ref::Rounding::nearest_even);
+    float xf;
+    std::memcpy(&xf, &x, sizeof xf);
+    const float product = o.beta * xf;
+    uint32_t bits;
+    std::memcpy(&bits, &product, sizeof bits);
+    d.values[i] = ref::convert(ref::FormatId::fp32, bits, out, ref::Rounding::nearest_even);
+  }
+  return d;
+}
+
 }  // namespace
+
+bool torch_calls_no_library(size_t m, size_t n, size_t k) { return m == 0 || n == 0 || k == 0; }
 
 NpyArray library_gemm(const LibraryRequest& r) {
   lt::LtCall call = describe_library_call(r.call, 0, 0, 0);  // checks the options before the operands
@@ -92,6 +117,7 @@ NpyArray torch_gemm(const LibraryRequest& r) {
   const std::vector<uint32_t>& mat2 = matrix_words(r.b, 'B', *mat2_type, k, 0);
   const size_t n = r.b.array.shape[1];
   const std::vector<uint32_t>& input = matrix_words(r.c, 'C', *out_type, m, n);
+  if (torch_calls_no_library(m, n, k)) return torch_without_library(o, m, n, input, *out_type);
   lt::LtOperands ops;  // the library's A' = mat2^T [n][k], B' = mat1^T [k][m], C' = input^T [n][m]
   ops.a = lt::transpose(mat2, k, n);
   ops.b = lt::transpose(mat1, m, k);
@@ -147,6 +173,11 @@ nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k
                     {"as_the_library_sees_it", "A = torch's mat2 (W^T as A'[n][k]), B = torch's mat1 (X^T), M = n, N = m"}};
   out["call"] = lt::to_json(call);
   out["call"]["max_workspace"] = call.max_workspace;
+  if (!o.torch_op.empty() && torch_calls_no_library(m, n, k)) {
+    out["model"] = "torch calls no library for an empty operand: an empty result, or with K = 0 zeros "
+                   "(addmm: beta * input)";
+    return out;
+  }
   if (const auto why = ref::library_refuses(lt::library_call(call))) {
     out["refused"] = "the library model: " + why->detail;
     out["decline"] = why->code_name();

@@ -28,7 +28,10 @@ NpyArray library_gemm(const LibraryRequest& request);
 // a = mat1 [m, k], b = mat2 [k, n], c = addmm's input [m, n] (others: zeros), types and scale
 // factors torch's (mat1's, mat2's). Described as cuBLASLt sees it (describe_torch_call: A = mat2^T,
 // B = mat1^T, M = n, N = m), computed by library_gemm and returned as torch's D [m, n].
+// With M, N or K = 0 torch calls no library (aten's mm and addmm): torch_gemm returns an empty D, or
+// for K = 0 zeros (addmm with beta != 0: beta * input, as at::mul rounds it), and resolve() says so.
 NpyArray torch_gemm(const LibraryRequest& request);
+bool torch_calls_no_library(size_t m, size_t n, size_t k);
 
 // library_gemm or torch_gemm (as request.call.torch_op says) on the GPU engine with the operands on
 // the device (matrices, C order): no copy to the host. `d` receives D ([M, N], or torch's [m, n]) in D's width.

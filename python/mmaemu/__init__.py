@@ -168,13 +168,17 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
     """A PyTorch call as the library profile computes it: op is "matmul", "addmm", "linear" or
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input); scale_a, scale_b _scaled_mm's per-tensor scales (mat1's, mat2's).
+    With m, n or k = 0 torch calls no library, and neither does this: an empty D, or for k = 0 zeros
+    (addmm with beta != 0: beta * input, rounded once to D's type, as torch's at::mul does).
     The call is described as cuBLASLt sees it (the library's A is mat2) and resolved as torch's would
     be (workspace None: torch's limit for the op, 1 MiB for _scaled_mm, 32 MiB for the others). Returns D [m, n]. mmaemu.torch.emulate() calls this for a model's matmuls."""
     mat1_type = _type_of(mat1, mat1_type, "a")
     mat2_type = _type_of(mat2, mat2_type, "b")
     out_type = out_type or _default_d_type(mat1_type)
     call = _call(profile, mat1_type, mat2_type, out_type, alpha, beta, scale_a, scale_b, fast_accum, "TN", workspace, op)
-    if _arrays.on_cuda(mat1) and backend == "cuda":
+    # An empty operand (m, n or k = 0) calls no library: torch's own answer, computed on the host.
+    empty = 0 in (mat1.shape[0], mat1.shape[1], mat2.shape[1])
+    if _arrays.on_cuda(mat1) and backend == "cuda" and not empty:
         return _on_device(call, None, (mat1, mat1_type, "mat1"), (mat2, mat2_type, "mat2"), (input, out_type, "input"),
                           out_type)
     if input is None:
