@@ -13,7 +13,8 @@ bits on every device (additions, multiplications, ReLU, casts) or reproduce them
 Calls the model does not cover raise mmaemu.InputError naming the call and why (strict=True, the
 default), or run natively with a warning (strict=False): batched matmuls (both operands with a batch),
 1-D operands, a bias (cuBLASLt's bias epilogue is not modelled), _scaled_mm with other than
-per-tensor scales or without out_dtype, and dtypes the profile has no kernels for.
+per-tensor scales or without out_dtype, and dtypes the profile has no kernels for. A call with an
+empty operand (m, n or k = 0) is answered as torch answers it, without the library.
 """
 from __future__ import annotations
 
