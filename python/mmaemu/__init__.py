@@ -169,7 +169,7 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input); scale_a, scale_b _scaled_mm's per-tensor scales (mat1's, mat2's).
     With m, n or k = 0 torch calls no library, and neither does this: an empty D, or for k = 0 zeros
-    (addmm with beta != 0: beta * input, rounded once to D's type, as torch's at::mul does).
+    (addmm with beta 1: input; another beta is refused until at::mul's bits for it are recorded).
     The call is described as cuBLASLt sees it (the library's A is mat2) and resolved as torch's would
     be (workspace None: torch's limit for the op, 1 MiB for _scaled_mm, 32 MiB for the others). Returns D [m, n]. mmaemu.torch.emulate() calls this for a model's matmuls."""
     mat1_type = _type_of(mat1, mat1_type, "a")
