@@ -1,6 +1,5 @@
 #include "harness/api/library.hpp"
 
-#include <cstring>
 #include <map>
 #include <mutex>
 
