@@ -21,6 +21,12 @@ The fit's agreement grew by about 3 points per doubling of the training shapes, 
 32,000 more training shapes (another seed) for the non-FP8 types, where the fit erred most.
 
     python3 scripts/cublaslt_heuristic_plan.py dense-more > fixtures/cublaslt-h200/plan-heuristic-dense-more.yaml
+`dense-third` adds 48,000 training shapes more (a fourth seed, K from 1 as users draw it), and
+`certainty` two held-out sets drawn as users draw shapes (M, N, K log-uniform from 1 to 16384, half of
+them unrounded): one to choose the certainty below which the resolver refuses (calibration), one,
+never looked at while choosing, to report what that gate gives (check).
+    python3 scripts/cublaslt_heuristic_plan.py dense-third > fixtures/cublaslt-h200/plan-heuristic-dense-third.yaml
+    python3 scripts/cublaslt_heuristic_plan.py certainty > fixtures/cublaslt-h200/plan-heuristic-certainty.yaml
 """
 import math
 import random
@@ -53,8 +59,8 @@ def group(name, types, fp8, shapes=None, grid=None):
     return lines
 
 
-def random_shapes(seed, count):
-    """`count` shapes: half log-uniform integers (M, N 1 ... 16384; K 16 ... 16384), half rounded to 8."""
+def random_shapes(seed, count, k_from=16):
+    """`count` shapes: half log-uniform integers (M, N 1 ... 16384; K k_from ... 16384), half rounded to 8."""
     rng = random.Random(seed)
 
     def log_uniform(lo, hi, multiple):
@@ -64,7 +70,7 @@ def random_shapes(seed, count):
     shapes = set()
     while len(shapes) < count:
         multiple = 1 if len(shapes) % 2 == 0 else 8
-        shapes.add(f"{log_uniform(1, 16384, multiple)}x{log_uniform(1, 16384, multiple)}x{log_uniform(16, 16384, multiple)}")
+        shapes.add(f"{log_uniform(1, 16384, multiple)}x{log_uniform(1, 16384, multiple)}x{log_uniform(k_from, 16384, multiple)}")
     return sorted(shapes)
 
 
@@ -97,7 +103,41 @@ def dense_more():
     sys.stdout.write("\n".join(out) + "\n")
 
 
+def dense_third():
+    out = ["plan: h200-cublaslt-heuristic-dense-third",
+           "description: >-",
+           "  48,000 more random training shapes for the resolver (non-FP8 types; K from 1), a fourth seed.",
+           "  Written by scripts/cublaslt_heuristic_plan.py dense-third.",
+           "seed: 2029",
+           "heuristic_results: 1",
+           "groups:"]
+    lines = group("train3", TYPES, False, shapes=random_shapes(4711, 48000, k_from=1))
+    out += [l.replace('scalars: ["1 0", "1 1"]', 'scalars: ["1 0"]') for l in lines]
+    sys.stdout.write("\n".join(out) + "\n")
+
+
+def certainty():
+    out = ["plan: h200-cublaslt-heuristic-certainty",
+           "description: >-",
+           "  Two held-out sets of shapes drawn as users draw them (K from 1), each in every type: one to",
+           "  choose the resolver's certainty gate on (calibration), one to report the gate on (check).",
+           "  Written by scripts/cublaslt_heuristic_plan.py certainty.",
+           "seed: 2030",
+           "heuristic_results: 1",
+           "groups:"]
+    for name, seed in (("calibration-held-out", 8191), ("check-held-out", 131071)):
+        shapes = random_shapes(seed, 3000, k_from=1)
+        for prefix, types, fp8 in (("", TYPES, False), ("fp8-", DENSE_FP8_TYPES, True)):
+            lines = group(f"{prefix}{name}", types, fp8, shapes=shapes)
+            out += [l.replace('scalars: ["1 0", "1 1"]', 'scalars: ["1 0"]') for l in lines]
+    sys.stdout.write("\n".join(out) + "\n")
+
+
 def main():
+    if sys.argv[1:] == ["dense-third"]:
+        return dense_third()
+    if sys.argv[1:] == ["certainty"]:
+        return certainty()
     if sys.argv[1:] == ["dense"]:
         return dense()
     if sys.argv[1:] == ["dense-more"]:

@@ -42,6 +42,7 @@ const char* ptx_type(FormatId f) {
 // beta-form epilogue, partials in D's type under reduction scheme 4 (found from their H200 pair
 // probes: reports/h200/library-resolver/unmodelled-kernels.md).
 constexpr int kMmaSyncAlgo = 23;
+constexpr int kTailDroppingAlgo = 66;  // split-K slices of K / S rounded: may leave K's tail out (split_chunk)
 constexpr int kMmaSyncK8Algo = 24;  // bf16: mma.sync k8 (blocks of 8 products in the probes)
 bool mma_sync_kernel(const LibraryAlgo& algo) { return algo.algo_id == kMmaSyncAlgo || algo.algo_id == kMmaSyncK8Algo; }
 
@@ -145,7 +146,19 @@ size_t split_grain(const LibraryCall& c, const LibraryAlgo& algo) {
 size_t split_chunk(const LibraryCall& c, const LibraryAlgo& algo) {
   const size_t g = split_grain(c, algo), s = static_cast<size_t>(std::max(algo.split_k, 1));
   if (k_tail_regime(c, algo)) return ((c.K + s - 1) / s + g - 1) / g * g;
+  // Algorithm 66 (and the 16-bit and FP8 default, which follows its rules) gives each slice K / S
+  // rounded down, then up to the grain. With K = q grains + r, q a multiple of S and r < S, the S
+  // slices end at q grains and the library drops the last r values of K: all 24 such runs of the K-tail
+  // recording (fixtures/cublaslt-h200/ktail, 620 runs of algorithm 66 under forced split-K 2 to 16)
+  // give D without them, and the 596 others with them, as the other rule (whole grains shared out) says.
+  const bool wgmma_default = algo.algo_id < 0 && c.a != FormatId::fp32 && c.a != FormatId::tf32;
+  if (algo.algo_id == kTailDroppingAlgo || wgmma_default) return (c.K / s + g - 1) / g * g;
   return ((c.K + g - 1) / g + s - 1) / s * g;
+}
+
+size_t split_slices_end(const LibraryCall& c, const LibraryAlgo& algo) {
+  const size_t chunk = split_chunk(c, algo), s = static_cast<size_t>(std::max(algo.split_k, 1));
+  return std::min(c.K, chunk * s);
 }
 
 namespace {
@@ -161,7 +174,9 @@ std::vector<float> slice_partials(const LibraryCall& c, const LibraryPlan& p, co
     }
     return parts;
   }
-  for (size_t k0 = 0; k0 < c.K; k0 += p.chunk) parts.push_back(slice_sum(p, a + k0, b + k0, std::min(p.chunk, c.K - k0)));
+  // At most S slices: K past the last slice's end is not summed (split_chunk: algorithm 66's K tail).
+  for (size_t k0 = 0; k0 < c.K && parts.size() < p.slices; k0 += p.chunk)
+    parts.push_back(slice_sum(p, a + k0, b + k0, std::min(p.chunk, c.K - k0)));
   if (parts.empty()) parts.push_back(0.0f);  // K = 0: one slice, with nothing to add
   return parts;
 }

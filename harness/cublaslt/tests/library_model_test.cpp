@@ -253,6 +253,55 @@ TEST(LibraryModel, SplitKChunksFollowTheGrain) {
   EXPECT_EQ(split_chunk(c, {66, 8}), 512u);
 }
 
+// Algorithm 66 under split-K leaves K's tail out when K = q grains + r, q a multiple of S and r < S
+// (cuBLASLt 13.1 on sm_90; fixtures/cublaslt-h200/ktail). All-ones operands count the values summed.
+TEST(LibraryModel, Algorithm66DropsTheKTailWhenTheGrainsDivideAmongTheSlices) {
+  struct Case {
+    size_t K;
+    int S;
+    size_t summed;  // K, or q grains where the tail is dropped
+  };
+  const Case cases[] = {
+      {11528, 9, 11520},  // 180 grains of 64 + 8: 180 % 9 = 0 and 8 < 9: dropped (the reported shapes)
+      {11528, 10, 11520}, {776, 12, 768}, {2312, 9, 2304},
+      {11528, 8, 11528},  // 180 % 8 = 4: the tail is in the last slice
+      {8648, 6, 8648},    // 135 % 6 = 3
+      {792, 12, 792},     // 12 % 12 = 0 but r = 24 >= 12: floor(792 / 12) = 66 rounds up to two grains
+      {11520, 9, 11520},  // no tail
+  };
+  for (const Case& t : cases) {
+    LibraryCall c;
+    c.a = c.b = FormatId::bf16;
+    c.c = c.d = FormatId::fp32;
+    c.M = c.N = 1;
+    c.K = t.K;
+    LibraryAlgo algo;
+    algo.algo_id = 66;
+    algo.split_k = t.S;
+    EXPECT_EQ(split_slices_end(c, algo), t.summed) << "K " << t.K << " split-K " << t.S;
+    const std::vector<uint32_t> ones(t.K, bf16_of(1.0f));
+    uint32_t zero = 0, d = 0;
+    library_gemm(c, algo, ones.data(), ones.data(), &zero, &d);
+    EXPECT_EQ(float_of(d), static_cast<float>(t.summed)) << "K " << t.K << " split-K " << t.S;
+    // Algorithm 20 shares whole grains out and sums every value of K.
+    algo.algo_id = 20;
+    EXPECT_EQ(split_slices_end(c, algo), t.K);
+  }
+  // FP8: grains of 128, and K a multiple of 16, so a tail is never shorter than a split count up to 16:
+  // K = 12 grains + 16 under split-K 12 keeps its tail, as recorded.
+  LibraryCall f;
+  f.a = f.b = FormatId::e4m3;
+  f.c = f.d = FormatId::bf16;
+  f.K = 12 * 128 + 16;
+  LibraryAlgo algo;
+  algo.algo_id = 66;
+  algo.split_k = 12;
+  EXPECT_EQ(split_slices_end(f, algo), f.K);
+  algo.split_k = 24;  // a tail shorter than S: left out (the rule; not recorded for FP8)
+  f.K = 24 * 128 + 16;
+  EXPECT_EQ(split_slices_end(f, algo), 24u * 128);
+}
+
 TEST(LibraryModel, Tf32OperandsAreRoundedToNearestEven) {
   LibraryCall c;
   c.a = c.b = FormatId::tf32;

@@ -80,6 +80,9 @@ Declined model_declines(const LibraryAlgo& algo);  // code library_algorithm_wit
 // The K grain of split-K slicing and the slices' bounds, for reports and tests.
 size_t split_grain(const LibraryCall& call, const LibraryAlgo& algo);
 size_t split_chunk(const LibraryCall& call, const LibraryAlgo& algo);
+// Where the S slices end: K, or less where algorithm 66 leaves the last K % grain values out (K = q
+// grains + r with q a multiple of S and r < S, as cuBLASLt 13.1 does on sm_90).
+size_t split_slices_end(const LibraryCall& call, const LibraryAlgo& algo);
 
 // The rules above decided for one call and configuration: what the per-output arithmetic does. Both
 // this reference and the kernels' library GEMM (kernels/library_gemm.hpp) follow it.
