@@ -157,10 +157,12 @@ if(NOT EXISTS "${CORPUS_DIR}/resolver/small-tree.json")
   file(READ "${S}/fixtures/cublaslt-h200/heuristic/resolver.json" resolver)
   string(JSON features GET "${resolver}" features)
   string(JSON config GET "${resolver}" models 0 classes 0)
-  seed_text(resolver "small-tree.json" "{\"schema\":\"mmaemu-cublaslt-resolver/1\",\"features\":${features},\
+  seed_text(resolver "small-tree.json" "{\"schema\":\"mmaemu-cublaslt-resolver/2\",\"features\":${features},\
 \"workspaces\":[33554432,1048576],\"models\":[{\"a\":\"bf16\",\"b\":\"bf16\",\"compute\":\"32F\",\
 \"classes\":[${config},{\"refused\":\"no algorithm\"}],\"feature\":[2,-1,-1],\"threshold\":[1000.5,-2.0,-2.0],\
-\"left\":[1,-1,-1],\"right\":[2,-1,-1],\"leaf_class\":[-1,0,1]}]}\n")
+\"left\":[1,-1,-1],\"right\":[2,-1,-1],\"leaf_class\":[-1,0,1],\"leaf_support\":[0,3,700],\
+\"recorded\":[{\"key\":\"bf16|TN|33554432|0|64|64|64\",\"class\":1}],\"certainty\":{\"support_edges\":[1,500],\
+\"aligned\":[0.5,0.995],\"unaligned\":[0.4,0.98],\"aligned_queries\":[10,20],\"unaligned_queries\":[11,21]}}]}\n")
 endif()
 
 # The third-party archive is not in the repository (and is megabytes): a synthetic one of the same

@@ -18,6 +18,14 @@ The features are functions of M, N, K and the call's options, listed by name in 
 resolver (harness/cublaslt/lt_resolver.cpp) computes the same list and refuses a data file whose list
 differs. Thresholds compare the feature rounded to float32, as scikit-learn does.
 
+How sure an answer is: each leaf keeps its support (the training answers that reached it). On the
+calibration set (held-back groups ending "test" or "calibration-held-out"), agreement is counted per support bin and
+alignment class (M, N, K all multiples of 8 or not); an isotonic (non-decreasing in support) fit of it
+is the certainty the resolver states for an answer from a leaf of that bin; a call whose answer was
+recorded (PyTorch's calls, the recordings' calls) is answered with it, certainty 1. The check set (the
+other held-back groups, never read while the certainty is fitted) reports what a gate at
+GATE gives: the share answered and how many of those disagree with the heuristic.
+
 Writes RESOLVER.json, the agreement table (markdown, stdout), every disagreement (DISAGREE.csv), and
 CHECK.csv: held-out queries with the fit's answer, which the C++ resolver must reproduce (a unit test).
 
@@ -30,6 +38,7 @@ import os
 
 import numpy as np
 import pandas as pd
+from sklearn.isotonic import IsotonicRegression
 from sklearn.tree import DecisionTreeClassifier
 
 MODELLED_PLAIN = {"20", "62", "66"}  # algorithm, split-K and reduction decide their bits
@@ -41,6 +50,8 @@ FEATURES = (["m", "n", "k", "m*n", "m*n*k", "k*k/(m*n)"]
             + ["d_is_fp32", "workspace_32mib", "layout", "fast_accum"])
 LAYOUT = {"TN": 0, "NN": 1, "NT": 2}
 WORKSPACES = {0: 1, 33554432: 1, 1048576: 0}  # 0: the recording session's 32 MiB
+SUPPORT_EDGES = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]  # lower edges of the support bins
+GATE = 0.99  # the certainty `--strict` and emulate(strict=True) require (harness/cublaslt/lt_resolver.hpp)
 
 
 def features(x):
@@ -111,6 +122,11 @@ def load(files):
         d[c] = d[c].astype(int)
     d = d[d["max_workspace"].isin(WORKSPACES.keys())].copy()  # the limits the resolver answers for
     d["held_out"] = d["group"].str.endswith("held-out") | d["group"].str.endswith("test")
+    # The held-back queries in two sets: one the certainty is fitted on (the dense sweeps' test shapes, or
+    # a certainty sweep's calibration group), the other only reported (the first sweep's held-out shapes,
+    # or a certainty sweep's check group).
+    calibration = d["group"].str.endswith("test") | d["group"].str.endswith("calibration-held-out")
+    d["set"] = np.where(calibration, "calibration", np.where(d["held_out"], "check", "train"))
     d["cls"] = d.apply(bit_class, axis=1)
     d["full"] = d[FULL].agg("|".join, axis=1)
     return d
@@ -124,9 +140,72 @@ def export(clf, classes, train):
     for cls in clf.classes_:
         rows = train[train["cls"] == cls]
         table.append(config_json(rows.loc[rows["full"] == rows["full"].value_counts().idxmax()].iloc[0]))
+    leaf_support = [int(t.n_node_samples[i]) if t.children_left[i] < 0 else 0 for i in range(t.node_count)]
     return {"classes": table, "feature": [int(v) if v >= 0 else -1 for v in t.feature],
             "threshold": [float(repr_float(v)) for v in t.threshold],
-            "left": [int(v) for v in t.children_left], "right": [int(v) for v in t.children_right], "leaf_class": leaf_class}
+            "left": [int(v) for v in t.children_left], "right": [int(v) for v in t.children_right], "leaf_class": leaf_class,
+            "leaf_support": leaf_support}
+
+
+RECORDED_GROUPS = ("matmul", "addmm", "linear", "scaled_mm")  # torch-h200/heuristic: PyTorch's own calls
+
+
+def recorded_key(r):
+    """A call as the C++ resolver spells it (Resolver::recorded_key): D's type, layout, workspace limit in
+    bytes (0: the session's 32 MiB), fast accumulation, M, N, K."""
+    ws = 33554432 if int(r["max_workspace"]) == 0 else int(r["max_workspace"])
+    return f'{r["d"]}|{r["layout"]}|{ws}|{int(r["fast_accum"])}|{int(r["m"])}|{int(r["n"])}|{int(r["k"])}'
+
+
+def recorded_answers(train, classes):
+    """The answers recorded for these very calls (PyTorch's calls and the recordings' calls, in the fit):
+    key -> class index, so the resolver answers them with certainty 1."""
+    rec = train[train["group"].str.startswith("recording:") | train["group"].isin(RECORDED_GROUPS)]
+    index = {c: i for i, c in enumerate(classes)}
+    out = {}
+    for _, r in rec.iterrows():
+        out.setdefault(recorded_key(r), index[r["cls"]])
+    return [{"key": k, "class": v} for k, v in sorted(out.items())]
+
+
+def aligned(x):
+    return ((x["m"] % 8 == 0) & (x["n"] % 8 == 0) & (x["k"] % 8 == 0)).to_numpy()
+
+
+def support_bin(support):
+    return np.searchsorted(SUPPORT_EDGES, support, side="right") - 1
+
+
+def certainty_table(clf, cal):
+    """Per alignment class, the certainty of each support bin: agreement on the calibration queries,
+    made non-decreasing in support (isotonic, weighted by the queries); a bin without queries takes
+    the next lower bin's value (0 below the first with data)."""
+    out = {"support_edges": SUPPORT_EDGES}
+    X = features(cal)
+    ok = clf.predict(X) == cal["cls"].to_numpy()
+    bins = support_bin(clf.tree_.n_node_samples[clf.apply(X)])
+    al = aligned(cal)
+    for name, cls in (("aligned", True), ("unaligned", False)):
+        queries = np.array([int(((bins == b) & (al == cls)).sum()) for b in range(len(SUPPORT_EDGES))])
+        agree = np.array([int(((bins == b) & (al == cls) & ok).sum()) for b in range(len(SUPPORT_EDGES))])
+        have = queries > 0
+        fitted = np.zeros(len(SUPPORT_EDGES))
+        if have.any():
+            iso = IsotonicRegression(y_min=0.0, y_max=1.0, increasing=True)
+            fitted[have] = iso.fit_transform(np.nonzero(have)[0], agree[have] / queries[have], sample_weight=queries[have])
+            last = 0.0
+            for b in range(len(SUPPORT_EDGES)):
+                last = fitted[b] if have[b] else last
+                fitted[b] = last
+        out[name] = [round(float(v), 6) for v in fitted]
+        out[name + "_queries"] = queries.tolist()
+        out[name + "_agree"] = agree.tolist()
+    return out
+
+
+def certainty_of(table, support, is_aligned):
+    b = support_bin(support)
+    return np.where(is_aligned, np.array(table["aligned"])[b], np.array(table["unaligned"])[b])
 
 
 def repr_float(v):
@@ -147,13 +226,24 @@ def main():
     ap.add_argument("csv", nargs="+")
     a = ap.parse_args()
     d = load(a.csv)
-    models, rows, disagree, checks = [], [], [], []
+    models, rows, disagree, checks, gates = [], [], [], [], []
     for (ta, tb), g in d.groupby(["a", "b"]):
         train, test = g[~g["held_out"]], g[g["held_out"]]
         clf = DecisionTreeClassifier(random_state=0).fit(features(train), train["cls"])
         m = export(clf, None, train)
         m.update({"a": ta, "b": tb, "compute": g["compute"].iloc[0]})
+        m["recorded"] = recorded_answers(train, list(clf.classes_))
+        cal, chk = g[g["set"] == "calibration"], g[g["set"] == "check"]
+        if not cal.empty:
+            m["certainty"] = certainty_table(clf, cal)
         models.append(m)
+        if not chk.empty and "certainty" in m:
+            sure = certainty_of(m["certainty"], clf.tree_.n_node_samples[clf.apply(features(chk))], aligned(chk)) >= GATE
+            ok = clf.predict(features(chk)) == chk["cls"].to_numpy()
+            for key, idx in chk.assign(i=np.arange(len(chk))).groupby(["d", "fast_accum"])["i"]:
+                i = idx.to_numpy()
+                gates.append((f"{ta}x{tb}->{key[0]}" + (" fast" if key[1] == "1" else ""), len(i), int(ok[i].sum()),
+                              int(sure[i].sum()), int((sure[i] & ok[i]).sum())))
         if test.empty:  # a pair only the recordings hold (e5m2 x e5m2: refused): fitted, nothing held out
             continue
         pred = clf.predict(features(test))
@@ -171,7 +261,7 @@ def main():
     os.makedirs(a.out, exist_ok=True)
     for m in models:
         assert all(math.isfinite(t) for t in m["threshold"]), "a threshold is not finite"
-    doc = {"schema": "mmaemu-cublaslt-resolver/1", "features": FEATURES, "sm_count": SMS,
+    doc = {"schema": "mmaemu-cublaslt-resolver/2", "gate": GATE, "features": FEATURES, "sm_count": SMS,
            "fitted_from": [os.path.basename(os.path.dirname(os.path.abspath(f))) + "/" + os.path.basename(f) for f in a.csv],
            "workspaces": [33554432, 1048576], "models": models}
     tmp = os.path.join(a.out, "resolver.json.tmp")
@@ -188,6 +278,17 @@ def main():
         print(f"| {types} | {layout} | {ws} | {n} | {100 * ok / n:.1f}% |")
         tot = [tot[0] + n, tot[1] + ok]
     print(f"| all | | | {tot[0]} | {100 * tot[1] / tot[0]:.1f}% |")
+    print(f"\n## The certainty gate on the check set (held out, never read by the fit or its certainty)\n")
+    print(f"| types | queries | agree | certain (>= {GATE}) | agree among certain | wrong among certain |")
+    print("|---|--:|--:|--:|--:|--:|")
+    tot = [0, 0, 0, 0]
+    for types, n, ok, sure, sure_ok in sorted(gates):
+        print(f"| {types} | {n} | {100 * ok / n:.1f}% | {100 * sure / n:.1f}% | "
+              f"{100 * sure_ok / max(sure, 1):.2f}% | {sure - sure_ok} |")
+        tot = [tot[0] + n, tot[1] + ok, tot[2] + sure, tot[3] + sure_ok]
+    if tot[0]:
+        print(f"| all | {tot[0]} | {100 * tot[1] / tot[0]:.1f}% | {100 * tot[2] / tot[0]:.1f}% | "
+              f"{100 * tot[3] / max(tot[2], 1):.2f}% | {tot[2] - tot[3]} |")
     nodes = sum(len(m["feature"]) for m in models)
     print(f"\n{len(d[~d['held_out']])} answers fitted, {tot[0]} held out; {len(models)} trees, {nodes} nodes; "
           f"{sum(len(m['classes']) for m in models)} classes")

@@ -1,7 +1,11 @@
 #include "harness/api/library.hpp"
 
+#include <cstdio>
+#include <cstring>
+#include <iostream>
 #include <map>
 #include <mutex>
+#include <set>
 
 #include "harness/core/errors.hpp"
 #include "harness/core/operands.hpp"
@@ -38,6 +42,28 @@ const std::vector<uint32_t>& matrix_words(const Operand& o, char role, ref::Form
   return a.values;
 }
 
+// An answer less sure than the caller requires is refused with its reason; without a requirement, one
+// below the resolver's gate is answered with a warning on stderr, once per call shape and process (a
+// model's layers repeat their shapes).
+void check_certainty(const LibraryCallOptions& o, const lt::LtCall& call, const lt::Resolution& res) {
+  if (o.min_certainty && res.certainty < *o.min_certainty) {
+    char need[32];
+    std::snprintf(need, sizeof need, "%.3g%%", 100 * *o.min_certainty);
+    throw InputError("--algo auto", "the resolver is not sure cuBLASLt picks " + res.config->describe() + " for " +
+                                        call.name() + " (" + res.basis + "; " + need +
+                                        " required): refused rather than risk other bits; give the configuration "
+                                        "cuBLASLt ran with --algo FILE");
+  }
+  if (o.min_certainty || res.certainty >= lt::kCertaintyGate) return;
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (warned.insert(call.name()).second)
+    std::cerr << "mmaemu: warning: --algo auto: the resolver is not sure cuBLASLt picks " << res.config->describe()
+              << " for " << call.name() << " (" << res.basis << "); the bits are the model's for that configuration "
+              << "(--strict refuses such a call)\n";
+}
+
 lt::LtAlgoConfig configuration(const LibraryCallOptions& o, const std::optional<lt::LtAlgoConfig>& given,
                                const lt::LtCall& call) {
   if (given) return *given;
@@ -48,6 +74,7 @@ lt::LtAlgoConfig configuration(const LibraryCallOptions& o, const std::optional<
                                         res.refused + "); the library model runs it: give a configuration with --algo FILE");
   if (const auto why = ref::model_declines(lt::library_algo(*res.config)))
     throw InputError("--algo auto", "the heuristic picks " + res.config->describe() + " for " + call.name() + ": " + why->detail);
+  check_certainty(o, call, res);
   return *res.config;
 }
 
@@ -69,8 +96,12 @@ NpyArray compute(const LibraryRequest& r, lt::LtCall call, lt::LtOperands ops) {
 }
 
 // What torch returns without calling the library (aten's addmm and mm on CUDA, Blas.cpp): an empty
-// result as it is; with K = 0, zeros, or for addmm with beta = 1, input itself (at::mul by one; another
-// beta is refused below). input is [m][n] in D's format.
+// result as it is; with K = 0, zeros, or for addmm beta * input by at::mul: beta rounded to input's
+// dtype first, the product in fp32 (exact for 16-bit dtypes) rounded once to the dtype; beta = 1 gives
+// input itself. Recorded on an H100 with PyTorch 2.11 (reports/h100/torch-uncovered: beta 0, 1, 0.5 and
+// 1.7 in bf16, fp16, fp32; fp32(1.7) * input rounded once, rather than beta in the dtype, misses 2 to
+// 2,158 outputs in 16-bit). A NaN product is the GPU's canonical NaN (its fmul returns it for any NaN
+// operand). input is [m][n] in D's format.
 NpyArray torch_without_library(const LibraryCallOptions& o, size_t m, size_t n, const std::vector<uint32_t>& input,
                                ref::FormatId out) {
   NpyArray d;
@@ -78,12 +109,27 @@ NpyArray torch_without_library(const LibraryCallOptions& o, size_t m, size_t n, 
   d.shape = {m, n};
   d.values.assign(m * n, ref::zero_bits(out, false));
   if (o.torch_op != "addmm" || o.beta == 0.0f || m * n == 0) return d;
-  // beta = 1: at::mul by one is input itself. Another beta goes through at::mul with beta held in
-  // input's dtype, a rounding not yet recorded on the GPU: refused rather than guessed.
-  if (o.beta != 1.0f)
-    throw InputError("--beta", "torch.addmm with K = 0 returns beta * input computed by at::mul, whose bits for beta "
-                               "other than 0 and 1 are not recorded; refused");
-  d.values = input;
+  if (o.beta == 1.0f) {
+    d.values = input;
+    return d;
+  }
+  using ref::FormatId;
+  using ref::Rounding;
+  const auto to_float = [](FormatId f, uint32_t x) {
+    float v;
+    const uint32_t b = ref::convert(f, x, FormatId::fp32, Rounding::nearest_even);
+    std::memcpy(&v, &b, 4);
+    return v;
+  };
+  uint32_t beta_bits;
+  std::memcpy(&beta_bits, &o.beta, 4);
+  const float beta = to_float(out, ref::convert(FormatId::fp32, beta_bits, out, Rounding::nearest_even));
+  for (size_t i = 0; i < m * n; ++i) {
+    const float p = beta * to_float(out, input[i]);
+    uint32_t b;
+    std::memcpy(&b, &p, 4);
+    d.values[i] = p != p ? ref::canonical_nan(out) : ref::convert(FormatId::fp32, b, out, Rounding::nearest_even);
+  }
   return d;
 }
 
@@ -183,6 +229,9 @@ nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k
       out["refused"] = "the heuristic (resolver): " + r.refused;
     } else {
       out["config"] = lt::to_json(*r.config);
+      out["certainty"] = r.certainty;
+      out["certainty_basis"] = r.basis;
+      out["certain"] = r.certainty >= lt::kCertaintyGate;  // what --strict requires
       const auto declines = ref::model_declines(lt::library_algo(*r.config));
       out["model"] = declines ? declines->detail : "the library model computes this configuration's bits";
       if (declines) out["decline"] = declines->code_name();

@@ -29,7 +29,7 @@ NpyArray library_gemm(const LibraryRequest& request);
 // factors torch's (mat1's, mat2's). Described as cuBLASLt sees it (describe_torch_call: A = mat2^T,
 // B = mat1^T, M = n, N = m), computed by library_gemm and returned as torch's D [m, n].
 // With M, N or K = 0 torch calls no library (aten's mm and addmm): torch_gemm returns an empty D, or
-// for K = 0 zeros (addmm with beta 1: input; another beta is refused, at::mul's bits for it not recorded), and resolve() says so.
+// for K = 0 zeros (addmm: beta * input as at::mul computes it), and resolve() says so.
 NpyArray torch_gemm(const LibraryRequest& request);
 bool torch_calls_no_library(size_t m, size_t n, size_t k);
 

@@ -26,6 +26,10 @@ struct LibraryCallOptions {
   std::optional<size_t> workspace;
   std::string torch_op;                // "", matmul, addmm, linear, scaled_mm
   std::string resolver;                // the profile's resolver data
+  // --algo auto: the certainty an answer of the resolver needs (lt::Resolution::certainty); a call
+  // whose answer is less sure is refused with the reason. Unset: answered, with a warning on stderr
+  // below lt::kCertaintyGate (`--strict` and mmaemu.torch.emulate(strict=True) set the gate).
+  std::optional<double> min_certainty;
 };
 
 // The library profiles, in one list: the names --library takes and what `mmaemu info` says of each

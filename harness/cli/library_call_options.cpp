@@ -1,5 +1,7 @@
 #include "harness/cli/library_call_options.hpp"
 
+#include "harness/cublaslt/lt_resolver.hpp"
+
 namespace mmaemu::cli {
 
 void add_library_call_options(CLI::App* cmd, api::LibraryCallOptions& o, CLI::Option* needs) {
@@ -13,6 +15,13 @@ void add_library_call_options(CLI::App* cmd, api::LibraryCallOptions& o, CLI::Op
   need(cmd->add_option("--layout", o.layout, "The layout the library sees: TN (default), NN or NT"));
   need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB; with --torch, torch's: 1 MiB for scaled_mm)"));
   need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
+  need(cmd->add_option("--min-certainty", o.min_certainty,
+                       "--algo auto: refuse a call whose resolved configuration is less sure than this (0 ... 1)")
+           ->check(CLI::Range(0.0, 1.0)));
+  need(cmd->add_flag_callback(
+      "--strict", [&o] { o.min_certainty = lt::kCertaintyGate; },
+      "--algo auto: refuse a call whose resolved configuration is not certain (the resolver's gate, 99%); "
+      "without it such a call is answered with a warning"));
   o.resolver = api::default_resolver().string();
 }
 

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 #include <nlohmann/json.hpp>
 
@@ -51,6 +52,12 @@ std::vector<double> Resolver::features(const LtCall& c) {
   return f;
 }
 
+std::string Resolver::recorded_key(const LtCall& c) {
+  return std::string(ref::format_name(c.d)) + "|" + std::string(layout_name(c.layout)) + "|" +
+         std::to_string(workspace_of(c)) + "|" + (c.fast_accum ? "1" : "0") + "|" + std::to_string(c.M) + "|" +
+         std::to_string(c.N) + "|" + std::to_string(c.K);
+}
+
 Resolver Resolver::load(const std::filesystem::path& file) {
   const std::string where = file.string();
   nlohmann::json j;
@@ -60,8 +67,9 @@ Resolver Resolver::load(const std::filesystem::path& file) {
     throw InputError(where, std::string("not valid JSON: ") + e.what());
   }
   // (value() would throw a type_error for a schema that is not a string: check the type first.)
-  if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() || j["schema"] != "mmaemu-cublaslt-resolver/1")
-    throw InputError(where, "schema is not mmaemu-cublaslt-resolver/1");
+  if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() || j["schema"] != "mmaemu-cublaslt-resolver/2")
+    throw InputError(where, "schema is not mmaemu-cublaslt-resolver/2 (a resolver with its certainty: refit it with "
+                            "scripts/cublaslt_resolver_fit.py)");
   Resolver r;
   r.file_ = file;
   try {
@@ -80,14 +88,38 @@ Resolver Resolver::load(const std::filesystem::path& file) {
       t.right = m.at("right").get<std::vector<int>>();
       t.leaf_class = m.at("leaf_class").get<std::vector<int>>();
       t.threshold = m.at("threshold").get<std::vector<double>>();
+      t.leaf_support = m.at("leaf_support").get<std::vector<size_t>>();
       const size_t n = t.feature.size();
-      if (t.left.size() != n || t.right.size() != n || t.leaf_class.size() != n || t.threshold.size() != n || n == 0)
+      if (t.left.size() != n || t.right.size() != n || t.leaf_class.size() != n || t.threshold.size() != n ||
+          t.leaf_support.size() != n || n == 0)
         throw InputError(where, "a tree's arrays differ in length");
+      if (m.contains("certainty")) {  // absent only for a pair without held-back queries (e5m2 x e5m2)
+        const auto& c = m.at("certainty");
+        t.certainty.support_edges = c.at("support_edges").get<std::vector<size_t>>();
+        t.certainty.aligned = c.at("aligned").get<std::vector<double>>();
+        t.certainty.unaligned = c.at("unaligned").get<std::vector<double>>();
+        t.certainty.aligned_queries = c.at("aligned_queries").get<std::vector<size_t>>();
+        t.certainty.unaligned_queries = c.at("unaligned_queries").get<std::vector<size_t>>();
+        const size_t bins = t.certainty.support_edges.size();
+        const auto in_unit = [](const std::vector<double>& v) {
+          return std::all_of(v.begin(), v.end(), [](double x) { return x >= 0 && x <= 1; });
+        };
+        if (bins == 0 || t.certainty.support_edges[0] != 1 || !std::is_sorted(t.certainty.support_edges.begin(), t.certainty.support_edges.end()) ||
+            t.certainty.aligned.size() != bins || t.certainty.unaligned.size() != bins ||
+            t.certainty.aligned_queries.size() != bins || t.certainty.unaligned_queries.size() != bins ||
+            !in_unit(t.certainty.aligned) || !in_unit(t.certainty.unaligned))
+          throw InputError(where, "a tree's certainty table is malformed");
+      }
       for (const auto& cls : m.at("classes")) {
         Resolution res;
         if (cls.contains("refused")) res.refused = cls.at("refused").get<std::string>();
         else res.config = algo_from_json(cls, where);
         t.classes.push_back(std::move(res));
+      }
+      for (const auto& r : m.at("recorded")) {
+        const size_t cls = r.at("class").get<size_t>();
+        if (cls >= t.classes.size()) throw InputError(where, "a recorded answer names no class of its tree");
+        t.recorded[r.at("key").get<std::string>()] = cls;
       }
       for (size_t i = 0; i < n; ++i) {
         const bool leaf = t.feature[i] < 0;
@@ -112,6 +144,12 @@ Resolution Resolver::resolve(const LtCall& call, const std::string& option) cons
   if (std::find(workspaces_.begin(), workspaces_.end(), workspace_of(call)) == workspaces_.end())
     throw InputError(option, "the resolver was fitted for workspace limits of 32 MiB and 1 MiB, not " +
                                  std::to_string(workspace_of(call)) + " bytes");
+  if (const auto hit = tree->recorded.find(recorded_key(call)); hit != tree->recorded.end()) {
+    Resolution r = tree->classes[hit->second];
+    r.certainty = 1;
+    r.basis = "the answer recorded for this very call";
+    return r;
+  }
   const std::vector<double> f = features(call);
   size_t node = 0;
   while (tree->feature[node] >= 0) {
@@ -119,7 +157,27 @@ Resolution Resolver::resolve(const LtCall& call, const std::string& option) cons
     const double x = static_cast<double>(static_cast<float>(f[static_cast<size_t>(tree->feature[node])]));
     node = static_cast<size_t>(x <= tree->threshold[node] ? tree->left[node] : tree->right[node]);
   }
-  return tree->classes[static_cast<size_t>(tree->leaf_class[node])];
+  Resolution r = tree->classes[static_cast<size_t>(tree->leaf_class[node])];
+  const size_t support = tree->leaf_support[node];
+  const Certainty& ct = tree->certainty;
+  const bool aligned = call.M % 8 == 0 && call.N % 8 == 0 && call.K % 8 == 0;
+  if (ct.support_edges.empty()) {
+    r.certainty = 0;
+    r.basis = "a fitted leaf of " + std::to_string(support) + " training answers; no held-back queries to state a certainty";
+    return r;
+  }
+  const size_t bin =
+      static_cast<size_t>(std::upper_bound(ct.support_edges.begin(), ct.support_edges.end(), std::max<size_t>(support, 1)) -
+                          ct.support_edges.begin()) - 1;
+  r.certainty = (aligned ? ct.aligned : ct.unaligned)[bin];
+  const size_t queries = (aligned ? ct.aligned_queries : ct.unaligned_queries)[bin];
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100 * r.certainty);
+  r.basis = "a fitted leaf of " + std::to_string(support) + " training answers; certainty " + pct + " (held-back " +
+            (aligned ? "aligned" : "unaligned") + " queries from leaves of " + std::to_string(ct.support_edges[bin]) +
+            (bin + 1 < ct.support_edges.size() ? "-" + std::to_string(ct.support_edges[bin + 1] - 1) : "+") +
+            " answers: " + std::to_string(queries) + ")";
+  return r;
 }
 
 }  // namespace mmaemu::lt

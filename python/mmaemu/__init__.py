@@ -26,6 +26,7 @@ __all__ = ["mma", "gemm", "library_gemm", "resolve", "info", "instruction", "Inp
 __version__ = "0.1.0"
 
 DEFAULT_WORKSPACE = 32 << 20  # bytes: the workspace limit the resolver plans for by default
+CERTAINTY_GATE = _mmaemu.certainty_gate  # the certainty strict calls require of the resolver's answer
 _DATA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "data")
 
 
@@ -114,7 +115,8 @@ def _type_of(x, given: str | None, role: str) -> str:
     return held
 
 
-def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op):
+def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op,
+          min_certainty=None):
     def scale_text(s):
         if s is None:
             return ""
@@ -122,7 +124,7 @@ def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_a
     return _mmaemu.LibraryCall(profile, a_type, b_type, d_type, float(alpha), float(beta), scale_text(scale_a),
                                scale_text(scale_b), bool(fast_accum), layout, None if workspace is None else int(workspace),
                                _resolver_of(profile),
-                               torch_op)
+                               torch_op, None if min_certainty is None else float(min_certainty))
 
 
 def _default_d_type(a_type: str) -> str:
@@ -136,7 +138,7 @@ def _default_d_type(a_type: str) -> str:
 def library_gemm(a, b, c=None, *, profile: str = "cublaslt-h200", a_type: str | None = None,
                  b_type: str | None = None, d_type: str | None = None, alpha: float = 1.0, beta: float = 0.0,
                  scale_a=None, scale_b=None, fast_accum: bool = False, algo="auto", layout: str = "TN",
-                 workspace: int = DEFAULT_WORKSPACE, backend: str = "reference"):
+                 workspace: int = DEFAULT_WORKSPACE, backend: str = "reference", min_certainty: float | None = None):
     """D = alpha * scale_a * scale_b * A x B + beta * C as the library profile's model computes it
     (cuBLASLt on an H200 for "cublaslt-h200": split-K, FP8 promotion, the epilogue).
 
@@ -145,12 +147,15 @@ def library_gemm(a, b, c=None, *, profile: str = "cublaslt-h200", a_type: str | 
     fp32 operands are computed as tf32 when a_type="tf32"). algo: "auto" (the configuration the
     profile's resolver says the heuristic picks for this layout and workspace limit) or a
     configuration as a dict (a recording's "config"). backend: "reference", "host", "cpu" (the chains on
-    vector lanes, every core) or "cuda"."""
+    vector lanes, every core) or "cuda". min_certainty (algo "auto"): refuse (InputError, with the reason)
+    a call whose resolved configuration is less sure than this (CERTAINTY_GATE: the resolver's bar); None:
+    answer it, with a warning on stderr below the bar (mmaemu.resolve reports each answer's certainty)."""
     a_type = _type_of(a, a_type, "a")
     b_type = _type_of(b, b_type, "b")
     d_type = d_type or (_type_of(c, None, "c") if c is not None and hasattr(c, "dtype") and
                         _arrays.kind_of(c).floats else _default_d_type(a_type))
-    call = _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, "")
+    call = _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, "",
+                 min_certainty)
     config = None if algo == "auto" else json.dumps(algo)
     if _arrays.on_cuda(a) and backend == "cuda":
         return _on_device(call, config, (a, a_type, "a"), (b, b_type, "b"), (c, d_type, "c"), d_type)
@@ -164,18 +169,20 @@ def library_gemm(a, b, c=None, *, profile: str = "cublaslt-h200", a_type: str | 
 def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200", mat1_type: str | None = None,
                mat2_type: str | None = None, out_type: str | None = None, alpha: float = 1.0, beta: float = 0.0,
                scale_a=None, scale_b=None, fast_accum: bool = False, workspace: int | None = None,
-               backend: str = "reference"):
+               backend: str = "reference", min_certainty: float | None = None):
     """A PyTorch call as the library profile computes it: op is "matmul", "addmm", "linear" or
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input); scale_a, scale_b _scaled_mm's per-tensor scales (mat1's, mat2's).
     With m, n or k = 0 torch calls no library, and neither does this: an empty D, or for k = 0 zeros
-    (addmm with beta 1: input; another beta is refused until at::mul's bits for it are recorded).
+    (addmm: beta * input as at::mul computes it, beta rounded to the dtype first; beta 1: input itself).
     The call is described as cuBLASLt sees it (the library's A is mat2) and resolved as torch's would
-    be (workspace None: torch's limit for the op, 1 MiB for _scaled_mm, 32 MiB for the others). Returns D [m, n]. mmaemu.torch.emulate() calls this for a model's matmuls."""
+    be (workspace None: torch's limit for the op, 1 MiB for _scaled_mm, 32 MiB for the others); min_certainty
+    as for library_gemm. Returns D [m, n]. mmaemu.torch.emulate() calls this for a model's matmuls."""
     mat1_type = _type_of(mat1, mat1_type, "a")
     mat2_type = _type_of(mat2, mat2_type, "b")
     out_type = out_type or _default_d_type(mat1_type)
-    call = _call(profile, mat1_type, mat2_type, out_type, alpha, beta, scale_a, scale_b, fast_accum, "TN", workspace, op)
+    call = _call(profile, mat1_type, mat2_type, out_type, alpha, beta, scale_a, scale_b, fast_accum, "TN", workspace, op,
+                 min_certainty)
     # An empty operand (m, n or k = 0) calls no library: torch's own answer, computed on the host.
     empty = 0 in (mat1.shape[0], mat1.shape[1], mat2.shape[1])
     if _arrays.on_cuda(mat1) and backend == "cuda" and not empty:

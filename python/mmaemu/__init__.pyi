@@ -10,6 +10,7 @@ TorchOp = Literal["matmul", "addmm", "linear", "scaled_mm"]
 
 __version__: str
 DEFAULT_WORKSPACE: int
+CERTAINTY_GATE: float
 
 class InputError(ValueError): ...
 class KernelError(RuntimeError): ...
@@ -25,13 +26,15 @@ def library_gemm(a: ArrayLike, b: ArrayLike, c: Optional[ArrayLike] = None, *, p
                  alpha: float = 1.0, beta: float = 0.0, scale_a: Optional[Union[float, ArrayLike]] = None,
                  scale_b: Optional[Union[float, ArrayLike]] = None, fast_accum: bool = False,
                  algo: Union[Literal["auto"], dict[str, Any]] = "auto", layout: Literal["TN", "NN", "NT"] = "TN",
-                 workspace: int = ..., backend: Literal["reference", "host", "cpu", "cuda"] = "reference") -> ArrayLike: ...
+                 workspace: int = ..., backend: Literal["reference", "host", "cpu", "cuda"] = "reference",
+                 min_certainty: Optional[float] = None) -> ArrayLike: ...
 def torch_gemm(op: TorchOp, mat1: ArrayLike, mat2: ArrayLike, input: Optional[ArrayLike] = None, *,
                profile: str = "cublaslt-h200", mat1_type: Optional[str] = None, mat2_type: Optional[str] = None,
                out_type: Optional[str] = None, alpha: float = 1.0, beta: float = 0.0,
                scale_a: Optional[Union[float, ArrayLike]] = None, scale_b: Optional[Union[float, ArrayLike]] = None,
                fast_accum: bool = False, workspace: Optional[int] = None,
-               backend: Literal["reference", "host", "cpu", "cuda"] = "reference") -> ArrayLike: ...
+               backend: Literal["reference", "host", "cpu", "cuda"] = "reference",
+               min_certainty: Optional[float] = None) -> ArrayLike: ...
 def resolve(m: int, n: int, k: int, *, a_type: str, b_type: str, d_type: str, profile: str = "cublaslt-h200",
             layout: str = "TN", workspace: Optional[int] = None, alpha: float = 1.0, beta: float = 0.0,
             scale_a: Optional[float] = None, scale_b: Optional[float] = None, fast_accum: bool = False,

@@ -11,7 +11,10 @@ on; results come back on that device. Every other op runs natively: choose ops t
 bits on every device (additions, multiplications, ReLU, casts) or reproduce them separately.
 
 Calls the model does not cover raise mmaemu.InputError naming the call and why (strict=True, the
-default), or run natively with a warning (strict=False): batched matmuls (both operands with a batch),
+default), or run natively with a warning (strict=False). strict=True also refuses a call whose
+configuration the resolver is not sure of (mmaemu.CERTAINTY_GATE; strict=False computes it, with a
+warning on stderr): the model's bits for a configuration cuBLASLt may not pick would be wrong bits.
+Not covered: batched matmuls (both operands with a batch),
 1-D operands, a bias (cuBLASLt's bias epilogue is not modelled), _scaled_mm with other than
 per-tensor scales or without out_dtype, and dtypes the profile has no kernels for. A call with an
 empty operand (m, n or k = 0) is answered as torch answers it, without the library.
@@ -72,9 +75,10 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
             out_fmt = _formats.format_of_float_dtype(out_dtype, torch) if out_dtype is not None else \
                 ("fp32" if fmt1 == "tf32" else fmt1)
             started = time.perf_counter()
+            from . import CERTAINTY_GATE
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
                            alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
-                           workspace=workspace, backend=backend)
+                           workspace=workspace, backend=backend, min_certainty=CERTAINTY_GATE if strict else None)
             took = time.perf_counter() - started
             self.calls += 1
             self.seconds += took

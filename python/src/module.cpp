@@ -17,6 +17,7 @@
 #include "harness/api/info.hpp"
 #include "harness/api/library.hpp"
 #include "harness/core/errors.hpp"
+#include "harness/cublaslt/lt_resolver.hpp"
 #include "python/src/arrays.hpp"
 
 #if defined(MMAEMU_HAVE_CUDA)
@@ -83,7 +84,8 @@ nb::tuple gemm(const std::string& arch, const std::string& instr, const HostArra
 api::LibraryCallOptions call_options(const std::string& library, const std::string& a_type, const std::string& b_type,
                                      const std::string& d_type, float alpha, float beta, const std::string& scale_a,
                                      const std::string& scale_b, bool fast_accum, const std::string& layout,
-                                     std::optional<size_t> workspace, const std::string& resolver, const std::string& torch_op) {
+                                     std::optional<size_t> workspace, const std::string& resolver, const std::string& torch_op,
+                                     std::optional<double> min_certainty) {
   api::LibraryCallOptions o;
   o.library = library;
   o.a_type = a_type;
@@ -98,6 +100,7 @@ api::LibraryCallOptions call_options(const std::string& library, const std::stri
   o.workspace = workspace;
   o.resolver = resolver;
   o.torch_op = torch_op;
+  o.min_certainty = min_certainty;
   return o;
 }
 
@@ -195,7 +198,8 @@ NB_MODULE(_mmaemu, m) {
 
   nb::class_<api::LibraryCallOptions>(m, "LibraryCall")
       .def(nb::new_(&call_options), "library"_a, "a_type"_a, "b_type"_a, "d_type"_a, "alpha"_a, "beta"_a,
-           "scale_a"_a, "scale_b"_a, "fast_accum"_a, "layout"_a, "workspace"_a.none(), "resolver"_a, "torch_op"_a);
+           "scale_a"_a, "scale_b"_a, "fast_accum"_a, "layout"_a, "workspace"_a.none(), "resolver"_a, "torch_op"_a,
+           "min_certainty"_a.none() = nb::none());
 
   m.def("mma", &mma, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,
         "D [T, M, N] of one instruction over T tiles, and the backend that ran: (d, backend)");
@@ -222,6 +226,8 @@ NB_MODULE(_mmaemu, m) {
         "gemm with every array on the CUDA device (no copy to the host): D into out; returns the backend");
 #endif
   m.attr("built_with_cuda") = MMAEMU_PYTHON_CUDA;
+  // The certainty strict calls require of the resolver's answer (lt::kCertaintyGate).
+  m.attr("certainty_gate") = lt::kCertaintyGate;
   m.def("resolve", [](const api::LibraryCallOptions& call, size_t m_, size_t n, size_t k) {
           return api::resolve(call, m_, n, k).dump();
         }, "call"_a, "m"_a, "n"_a, "k"_a, "The configuration the profile's heuristic picks, as JSON text");

@@ -45,12 +45,28 @@ constexpr int kMmaSyncAlgo = 23;
 constexpr int kTailDroppingAlgo = 66;  // split-K slices of K / S rounded: may leave K's tail out (split_chunk)
 constexpr int kMmaSyncK8Algo = 24;  // bf16: mma.sync k8 (blocks of 8 products in the probes)
 bool mma_sync_kernel(const LibraryAlgo& algo) { return algo.algo_id == kMmaSyncAlgo || algo.algo_id == kMmaSyncK8Algo; }
+constexpr int kSimtInterleavedAlgo = 55;  // fp32 SIMT: interleaved split-K, reduced inside the kernel
+
+// The fp32 SIMT kernels: fp32 operands, and tf32 calls (CUBLAS_COMPUTE_32F_FAST_TF32) that the library
+// runs with algorithm 55, whose kernel computes in fp32 whatever the compute type says: PyTorch's tf32
+// batched matmuls on an H100 that ran it (5 calls, 105 to 142,282 outputs of each) equal the model only
+// with fp32 arithmetic, no tf32 rounding (reports/h100/torch-uncovered).
+bool simt_kernel(const LibraryCall& c, const LibraryAlgo& algo) {
+  return c.a == FormatId::fp32 || (c.a == FormatId::tf32 && algo.algo_id == kSimtInterleavedAlgo);
+}
+
+// bf16 algorithm 24 chains mma.sync k8 with its stage depth undefined, as the heuristic reports it for
+// single calls; with the stage depth 32 ("32x1", which the library runs for PyTorch's batched calls at
+// 32 x 32 tiles) it chains k16, as algorithm 23 does: 9 such calls on an H100 equal the model only so.
+bool k8_kernel(const LibraryCall& c, const LibraryAlgo& algo) {
+  return algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16 && algo.stage_k != 32;
+}
 
 // The tensor-core instruction the library's Hopper kernels chain along K (wgmma; N does not change
 // an output's arithmetic); mma.sync for the kernels above.
 const InstructionModel* main_loop_instruction(const LibraryCall& c, const LibraryAlgo& algo) {
-  if (c.a == FormatId::fp32) return nullptr;  // SIMT: no tensor core
-  if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16)
+  if (simt_kernel(c, algo)) return nullptr;  // SIMT: no tensor core
+  if (k8_kernel(c, algo))
     return &lookup(Arch::sm90, std::string("mma.m16n8k8.f32.") + ptx_type(c.a) + "." + ptx_type(c.b) + ".f32");
   if (mma_sync_kernel(algo) && (c.a == FormatId::fp16 || c.a == FormatId::bf16))
     return &lookup(Arch::sm90, std::string("mma.m16n8k16.f32.") + ptx_type(c.a) + "." + ptx_type(c.b) + ".f32");
@@ -217,11 +233,10 @@ std::vector<ReductionStep> reduction_order(size_t S, bool paired) {
 }
 
 // The kernels whose rules differ from the default of their input type, by cuBLASLt algorithm id.
-constexpr int kSimtInterleavedAlgo = 55;  // fp32 SIMT: interleaved split-K, reduced inside the kernel
 constexpr int kFp8AnyKAlgo = 62;          // e4m3 x e4m3 fast accumulation, any K
 
 bool interleaved_split(const LibraryCall& c, const LibraryAlgo& algo) {
-  return c.a == FormatId::fp32 && algo.algo_id == kSimtInterleavedAlgo && algo.split_k > 1;
+  return simt_kernel(c, algo) && algo.algo_id == kSimtInterleavedAlgo && algo.split_k > 1;
 }
 
 // The two epilogue forms the recordings show. fma(alpha', acc, beta*C): every kernel without split-K
@@ -276,7 +291,7 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   if (const auto why = model_declines(algo)) throw std::invalid_argument(why->detail);
   LibraryPlan p;
   p.instruction = main_loop_instruction(c, algo);
-  p.tf32_rounded = c.a == FormatId::tf32;
+  p.tf32_rounded = c.a == FormatId::tf32 && !simt_kernel(c, algo);
   if (fp8_call(c) && !c.fast_accum) p.promotion_k = kPromotionK;
   p.slices = static_cast<size_t>(std::max(algo.split_k, 1));
   if (interleaved_split(c, algo)) {
@@ -285,7 +300,7 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   } else {
     p.chunk = split_chunk(c, algo);
     p.residue_first = !k_tail_regime(c, algo)           ? 0
-                      : c.a == FormatId::tf32             ? (algo.stage_k ? algo.stage_k : 16)
+                      : p.tf32_rounded                    ? (algo.stage_k ? algo.stage_k : 16)
                       : mma_sync_kernel(algo) ? (algo.stage_k ? algo.stage_k : 16)  // its K tile
                                                          : 0;
     const size_t existing = p.chunk ? std::clamp<size_t>((c.K + p.chunk - 1) / p.chunk, 1, p.slices) : 1;  // chunk 0: K = 0

@@ -121,13 +121,14 @@ TEST(LtResolver, RefusesCallsOutsideItsFit) {
 TEST(LtResolver, ABadFileIsAnInputErrorNamingIt) {
   const auto dir = std::filesystem::temp_directory_path() / "mmaemu_lt_resolver_test";
   std::filesystem::create_directories(dir);
-  const nlohmann::json good = {{"schema", "mmaemu-cublaslt-resolver/1"},
+  const nlohmann::json good = {{"schema", "mmaemu-cublaslt-resolver/2"},
                                {"features", Resolver::feature_names()},
                                {"workspaces", {33554432}},
                                {"models", nlohmann::json::array({{{"a", "bf16"}, {"b", "bf16"},
                                                                   {"classes", {{{"refused", "no"}}}},
                                                                   {"feature", {-1}}, {"threshold", {-2.0}},
-                                                                  {"left", {-1}}, {"right", {-1}}, {"leaf_class", {0}}}})}};
+                                                                  {"left", {-1}}, {"right", {-1}}, {"leaf_class", {0}},
+                                                                  {"leaf_support", {5}}, {"recorded", nlohmann::json::array()}}})}};
   auto bad = [&](const std::string& name, nlohmann::json j) {
     const auto f = dir / name;
     std::ofstream(f) << j.dump();
@@ -159,7 +160,73 @@ TEST(LtResolver, ABadFileIsAnInputErrorNamingIt) {
   j = good;
   j["models"][0]["left"] = {-1, -1};
   bad("lengths.json", j);
+  j = good;
+  j["models"][0]["leaf_support"] = {5, 6};
+  bad("support.json", j);
+  j = good;
+  j["models"][0]["certainty"] = {{"support_edges", {1, 500}}, {"aligned", {0.5, 1.5}}, {"unaligned", {0.4, 0.98}},
+                                 {"aligned_queries", {10, 20}}, {"unaligned_queries", {10, 20}}};
+  bad("certainty.json", j);  // a certainty above 1
   std::filesystem::remove_all(dir);
+}
+
+// An answer states how sure it is: the certainty of its leaf's support bin and alignment class, read
+// from the file's table (the fit measures it on held-back queries).
+TEST(LtResolver, AnAnswerCarriesItsLeafsCertainty) {
+  const auto dir = std::filesystem::temp_directory_path() / "mmaemu_lt_resolver_certainty";
+  std::filesystem::create_directories(dir);
+  // m <= 100: a leaf of 3 answers; m > 100: a leaf of 600.
+  const nlohmann::json file = {
+      {"schema", "mmaemu-cublaslt-resolver/2"},
+      {"features", Resolver::feature_names()},
+      {"workspaces", {33554432}},
+      {"models", nlohmann::json::array({{{"a", "bf16"}, {"b", "bf16"},
+                                         {"classes", {{{"refused", "small"}}, {{"refused", "large"}}}},
+                                         {"feature", {0, -1, -1}}, {"threshold", {100.0, -2.0, -2.0}},
+                                         {"left", {1, -1, -1}}, {"right", {2, -1, -1}}, {"leaf_class", {-1, 0, 1}},
+                                         {"leaf_support", {0, 3, 600}},
+                                         {"recorded", {{{"key", "fp32|TN|33554432|0|64|64|72"}, {"class", 1}}}},
+                                         {"certainty", {{"support_edges", {1, 500}}, {"aligned", {0.5, 0.995}},
+                                                        {"unaligned", {0.4, 0.98}}, {"aligned_queries", {10, 20}},
+                                                        {"unaligned_queries", {11, 21}}}}}})}};
+  std::ofstream(dir / "r.json") << file.dump();
+  const Resolver r = Resolver::load(dir / "r.json");
+  LtCall c;
+  c.M = 64;
+  c.N = c.K = 64;
+  Resolution got = r.resolve(c);
+  EXPECT_EQ(got.refused, "small");
+  EXPECT_DOUBLE_EQ(got.certainty, 0.5);
+  EXPECT_NE(got.basis.find("3 training answers"), std::string::npos) << got.basis;
+  c.M = 1000;
+  got = r.resolve(c);
+  EXPECT_EQ(got.refused, "large");
+  EXPECT_DOUBLE_EQ(got.certainty, 0.995);
+  EXPECT_GE(got.certainty, kCertaintyGate);
+  c.M = 1001;  // no multiple of 8: the unaligned class
+  got = r.resolve(c);
+  EXPECT_DOUBLE_EQ(got.certainty, 0.98);
+  EXPECT_LT(got.certainty, kCertaintyGate);
+  EXPECT_NE(got.basis.find("unaligned"), std::string::npos) << got.basis;
+  c.M = 64;
+  c.K = 72;  // recorded: its own answer (the tree would say "small"), certain
+  EXPECT_EQ(Resolver::recorded_key(c), "fp32|TN|33554432|0|64|64|72");
+  got = r.resolve(c);
+  EXPECT_EQ(got.refused, "large");
+  EXPECT_DOUBLE_EQ(got.certainty, 1.0);
+  std::filesystem::remove_all(dir);
+}
+
+// PyTorch's recorded calls are answered as recorded, with certainty 1.
+TEST(LtResolver, RecordedCallsAreCertain) {
+  const Recording rec = read_recording(std::filesystem::path(MMAEMU_SOURCE_DIR) / "fixtures/torch-h200");
+  size_t checked = 0;
+  for (const RecordedCall& c : rec.calls) {
+    const Resolution r = shipped().resolve(c.call);
+    EXPECT_EQ(r.certainty, 1.0) << c.call.name() << ": " << r.basis;
+    ++checked;
+  }
+  EXPECT_EQ(checked, 252u);
 }
 
 }  // namespace
