@@ -205,8 +205,13 @@ std::vector<GroupOutcome> check_engines(const Scope& scope, const Budget& budget
 // for fp32; FP8 without fast accumulation promoted into fp32 every 128 products.
 constexpr size_t kPromotionK = 128;
 
-const ref::InstructionModel* main_loop_instruction(const ref::LibraryCall& c) {
-  if (c.a == FormatId::fp32) return nullptr;
+// fp32, and tf32 run by algorithm 55 (an fp32 SIMT kernel whatever the compute type): fp32 fma chains.
+bool fma_chain(const ref::LibraryCall& c, const ref::LibraryAlgo& algo) {
+  return c.a == FormatId::fp32 || (c.a == FormatId::tf32 && algo.algo_id == 55);
+}
+
+const ref::InstructionModel* main_loop_instruction(const ref::LibraryCall& c, const ref::LibraryAlgo& algo) {
+  if (fma_chain(c, algo)) return nullptr;
   const auto ptx = [](FormatId f) { return f == FormatId::fp16 ? std::string("f16") : std::string(ref::format_name(f)); };
   const int k = c.a == FormatId::tf32 ? 8 : CallType{c.a, c.b}.fp8() ? 32 : 16;
   return &ref::lookup(ref::Arch::sm90, "wgmma.m64n8k" + std::to_string(k) + ".f32." + ptx(c.a) + "." + ptx(c.b));
@@ -214,9 +219,9 @@ const ref::InstructionModel* main_loop_instruction(const ref::LibraryCall& c) {
 
 std::vector<uint32_t> plain_chain(const LibraryCase& lc) {
   const ref::LibraryCall& c = lc.call;
-  const ref::InstructionModel* instruction = main_loop_instruction(c);
+  const ref::InstructionModel* instruction = main_loop_instruction(c, lc.algo);
   std::vector<uint32_t> A = lc.A, B = lc.B;
-  if (c.a == FormatId::tf32)
+  if (c.a == FormatId::tf32 && !fma_chain(c, lc.algo))
     for (auto* v : {&A, &B})
       for (uint32_t& x : *v) x = ref::convert(FormatId::fp32, x, FormatId::tf32, ref::Rounding::nearest_even);
   std::vector<uint32_t> d(c.M * c.N);
@@ -314,7 +319,8 @@ Property library_engines_equal_reference() {
 
 Property library_one_slice() {
   return {"library-one-slice", "library",
-          "without split-K (alpha 1, beta 0) a library call equals the plain chain of its main-loop instruction from +0 "
+          "without split-K (alpha 1, beta 0) a library call equals the plain chain of its main-loop instruction from +0 (fp32 "
+          "fmas for fp32, and for tf32 under algorithm 55, an fp32 SIMT kernel) "
           "(FP8 without fast accumulation promoted into fp32 every 128 products), rounded once to D; not where a tf32 "
           "K tail runs its residue first",
           check_one_slice};
