@@ -75,7 +75,7 @@ SuiteResult run_cublaslt_replay(const SuiteSpec& spec) {
         }
         run.config = *r.config;
       }
-      if (const auto why = ref::model_declines(lt::library_algo(run.config))) {
+      if (const auto why = ref::model_declines(lt::library_call(c.call), lt::library_algo(run.config))) {
         count_decline(coverage[kModel].declines, *why);
         continue;
       }

@@ -58,8 +58,9 @@ AllowedDecline entry_of(const YAML::Node& entry, const std::string& file) {
   const SchemaValues v = check_mapping(entry, file, entry_schema(), "allowed decline", {});
   AllowedDecline a{kernels::canonical_backend_name(v.at("backend").text), *parse_decline_code(v.at("code").text), {}, v.at("why").text};
   if (v.count("algorithms")) {
-    if (a.code != DeclineCode::library_algorithm_without_rules)
-      throw InputError(v.at("algorithms").where, "'algorithms' narrows code library-algorithm-without-rules only");
+    if (a.code != DeclineCode::library_algorithm_without_rules && a.code != DeclineCode::library_configuration_without_rules)
+      throw InputError(v.at("algorithms").where, "'algorithms' narrows codes library-algorithm-without-rules and "
+                                                 "library-configuration-without-rules only");
     a.algorithms = algorithm_ids(v.at("algorithms"));
   }
   if (a.why.empty()) throw InputError(v.at("why").where, "an allowed decline says 'why' it is expected");

@@ -24,7 +24,7 @@ namespace mmaemu::tiers {
 struct AllowedDecline {
   std::string backend;
   DeclineCode code;
-  std::vector<int> algorithms;  // library_algorithm_without_rules only; empty: any algorithm
+  std::vector<int> algorithms;  // the library_*_without_rules codes only; empty: any algorithm
   std::string why;
 };
 

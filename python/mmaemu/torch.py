@@ -14,7 +14,8 @@ Calls the model does not cover raise mmaemu.InputError naming the call and why (
 default), or run natively with a warning (strict=False). strict=True also refuses a call whose
 configuration the resolver is not sure of (mmaemu.CERTAINTY_GATE; strict=False computes it, with a
 warning on stderr): the model's bits for a configuration cuBLASLt may not pick would be wrong bits.
-Not covered: batched matmuls (both operands with a batch),
+Not covered (refused by name): addmm into bf16 or fp16 with alpha or beta 1 where cuBLASLt runs
+algorithm 66 without split-K (cuBLAS adds C in D's buffer there with an epilogue not modelled yet); batched matmuls (both operands with a batch),
 1-D operands, a bias (cuBLASLt's bias epilogue is not modelled), _scaled_mm with other than
 per-tensor scales or without out_dtype, and dtypes the profile has no kernels for. A call with an
 empty operand (m, n or k = 0) is answered as torch answers it, without the library.

@@ -130,3 +130,18 @@ def test_an_answer_the_resolver_is_not_sure_of_is_refused_when_strict(capfd):
     # a recorded call is certain
     recorded = mmaemu.resolve(1, 4096, 4096, a_type="bf16", b_type="bf16", d_type="bf16", torch_op="matmul")
     assert recorded["certainty"] == 1.0 and recorded["certain"], recorded
+
+
+def test_torch_addmm_with_unit_scalars_on_algorithm_66_is_refused():
+    """torch.addmm (C and D one buffer through cuBLAS) with alpha = beta = 1 on algorithm 66 unsplit in 16-bit
+    gave other bits on an H100 than the model's epilogue (reports/h100/torch-uncovered): refused by name."""
+    import ml_dtypes
+    x = np.ones((64, 200), ml_dtypes.bfloat16)
+    w = np.ones((200, 96), ml_dtypes.bfloat16)
+    c = np.ones((64, 96), ml_dtypes.bfloat16)
+    assert mmaemu.resolve(64, 96, 200, a_type="bf16", b_type="bf16", d_type="bf16", torch_op="addmm",
+                          beta=1.0)["config"]["algo_id"] == 66
+    with pytest.raises(mmaemu.InputError, match="algorithm 66 without split-K"):
+        mmaemu.torch_gemm("addmm", x, w, c, alpha=1.0, beta=1.0, backend="cpu")
+    d = mmaemu.torch_gemm("addmm", x, w, c, alpha=-1.25, beta=0.75, backend="cpu")  # the recorded scalars' form
+    assert d.shape == (64, 96)

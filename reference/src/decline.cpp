@@ -33,6 +33,8 @@ const std::vector<DeclineCodeInfo> kDeclineCodes = {
     {C::library_refuses, "library-refuses", "cuBLASLt offers no algorithm for this call"},
     {C::library_algorithm_without_rules, "library-algorithm-without-rules",
      "the library model has no rules for this cuBLASLt algorithm"},
+    {C::library_configuration_without_rules, "library-configuration-without-rules",
+     "the library model's rules for this algorithm miss recorded bits in this configuration"},
 };
 
 }  // namespace

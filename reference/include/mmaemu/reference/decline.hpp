@@ -36,6 +36,7 @@ enum class DeclineCode {
   other_path,            // an internal fast path does not take it; the general path of the same engine runs it
   library_refuses,       // cuBLASLt offers no algorithm for this call (the model says why)
   library_algorithm_without_rules,  // the library model has no rules for this cuBLASLt algorithm
+  library_configuration_without_rules,  // its rules miss recorded bits for this configuration of the algorithm
 };
 
 struct DeclineCodeInfo {

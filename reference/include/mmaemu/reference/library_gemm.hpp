@@ -76,6 +76,9 @@ Declined library_refuses(const LibraryCall& call);  // code library_refuses
 const std::vector<int>& modelled_algorithms();
 std::string modelled_algorithm_list();  // "20, 21, ...": modelled_algorithms() but -1, for people
 Declined model_declines(const LibraryAlgo& algo);  // code library_algorithm_without_rules, with the ID
+// The same, and for a call: configurations of a modelled algorithm whose rules miss recorded bits
+// (code library_configuration_without_rules): computed they would give other bits than the library.
+Declined model_declines(const LibraryCall& call, const LibraryAlgo& algo);
 
 // The K grain of split-K slicing and the slices' bounds, for reports and tests.
 size_t split_grain(const LibraryCall& call, const LibraryAlgo& algo);
