@@ -262,7 +262,7 @@ TEST_F(KernelConformance, BadValuesAreInputErrorsAtTheirPlace) {
       {"    allowed_declines:\n      - {backend: good, code: differs, why: y}\n", "[good]", ":12:31", "foreign-target"},
       {"    allowed_declines:\n      - {backend: good, reason: x, why: y}\n", "[good]", ":12:33", "names a 'code'"},
       {"    allowed_declines:\n      - {backend: good, code: foreign-target, algorithms: [ten], why: y}\n", "[good]",
-       ":12:59", "library-algorithm-without-rules only"},
+       ":12:59", "library-configuration-without-rules only"},
       {"    device_independence: hots\n", "[good]", ":11:26", "unknown backend 'hots'"},
       {"    formats: [fp7]\n", "[good]", ":11:14", "unknown format 'fp7'"},
   };
