@@ -61,6 +61,9 @@ bool simt_kernel(const LibraryCall& c, const LibraryAlgo& algo) {
 bool k8_kernel(const LibraryCall& c, const LibraryAlgo& algo) {
   return algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16 && algo.stage_k != 32;
 }
+bool k8_kernel_stage32(const LibraryCall& c, const LibraryAlgo& algo) {
+  return algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16 && algo.stage_k == 32;
+}
 
 // The tensor-core instruction the library's Hopper kernels chain along K (wgmma; N does not change
 // an output's arithmetic); mma.sync for the kernels above.
@@ -300,6 +303,17 @@ Declined model_declines(const LibraryAlgo& algo) {
 // the slicing such a kernel runs is not found yet (fixtures/cublaslt-h200/plan-small-configs.yaml).
 Declined model_declines(const LibraryCall& c, const LibraryAlgo& algo) {
   if (auto why = model_declines(algo)) return why;
+  const auto unrecorded = [&](const std::string& what) {
+    Decline d = decline(DeclineCode::library_configuration_without_rules, what + ": not recorded, so not computed");
+    d.algorithm = algo.algo_id;
+    return d;
+  };
+  // Rules read off unsplit calls with C unread only (PyTorch's batched calls, reports/h100/torch-uncovered):
+  // where a configuration goes past them, its bits are not known.
+  if (c.a == FormatId::tf32 && algo.algo_id == kSimtInterleavedAlgo && algo.split_k > 1)
+    return unrecorded("tf32 cuBLASLt algorithm 55 under split-K " + std::to_string(algo.split_k));
+  if (k8_kernel_stage32(c, algo) && algo.split_k <= 1 && c.beta != 0.0f)
+    return unrecorded("bf16 cuBLASLt algorithm 24 at stage depth 32 without split-K, C read (its epilogue form)");
   if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::fp16 && !k_tail_regime(c, algo)) {
     const size_t grains = (c.K + split_grain(c, algo) - 1) / split_grain(c, algo);
     if (static_cast<size_t>(std::max(algo.split_k, 1)) > grains) {
