@@ -71,7 +71,7 @@ void check_certainty(const LibraryCallOptions& o, const lt::LtCall& call, const 
 // recorded. Refused by name until modelled.
 void check_torch_in_place_epilogue(const LibraryCallOptions& o, const lt::LtCall& call, const lt::LtAlgoConfig& algo) {
   const bool sixteen_bit = call.d == ref::FormatId::bf16 || call.d == ref::FormatId::fp16;
-  if (o.torch_op != "addmm" || call.beta == 0.0f || !sixteen_bit || algo.algo_id != 66 || algo.split_k > 1) return;
+  if (o.torch_op != "addmm" || call.bias || call.beta == 0.0f || !sixteen_bit || algo.algo_id != 66 || algo.split_k > 1) return;
   if (call.alpha != 1.0f && call.beta != 1.0f) return;
   throw InputError("--torch addmm", "torch.addmm into " + std::string(ref::format_name(call.d)) +
                                         " with alpha or beta 1 on cuBLASLt algorithm 66 without split-K: cuBLAS adds C "

@@ -75,21 +75,34 @@ size_t torch_workspace(const std::string& torch_op) {
   return torch_op == "scaled_mm" ? size_t{1} << 20 : size_t{32} << 20;
 }
 
+// PyTorch's bias calls on an H100 (reports/h100/torch-uncovered Q1): addmm with a 1-D input and beta 1
+// and F.linear with a bias ran cublasLtMatmul with EPILOGUE_BIAS, beta 0 and a 1 MiB workspace limit;
+// addmm with beta 0.5 ran cuBLAS's GEMM with the bias broadcast into C. aten's Lt path also wants every
+// dimension above 1 (a 1-row call goes the cuBLAS way): checked on fresh calls (reports/h100/torch-fresh).
+bool torch_bias_epilogue(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {
+  return o.bias && o.beta == 1.0f && m > 1 && n > 1 && k > 1;
+}
+
 lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {
   LibraryCallOptions lib = o;
-  if (!lib.workspace) lib.workspace = torch_workspace(o.torch_op);
+  const bool epilogue = torch_bias_epilogue(o, m, n, k);
+  if (o.bias && o.torch_op != "addmm" && o.torch_op != "linear")
+    throw InputError("--bias", "torch." + o.torch_op + " takes no bias (torch.addmm and linear do)");
+  if (!lib.workspace) lib.workspace = epilogue ? size_t{1} << 20 : torch_workspace(o.torch_op);
   std::swap(lib.a_type, lib.b_type);    // the library's A is torch's mat2
   std::swap(lib.scale_a, lib.scale_b);  // and torch's scale_b is the library's scale_a
   if (o.torch_op == "matmul" || o.torch_op == "addmm") {
-    lib.layout = "NN";
+    lib.layout = o.mat2_transposed ? "TN" : "NN";
   } else if (o.torch_op == "linear" || o.torch_op == "scaled_mm") {
     lib.layout = "TN";
   } else {
     throw InputError("--torch", "unknown torch operation '" + o.torch_op + "' (matmul, addmm, linear, scaled_mm)");
   }
-  if (o.torch_op != "addmm" && o.beta != 0.0f)
+  if (o.torch_op != "addmm" && o.beta != (o.bias ? 1.0f : 0.0f))
     throw InputError("--beta", "torch." + o.torch_op + " has no beta (torch.addmm has)");
-  return describe_library_call(lib, n, m, k);
+  lt::LtCall call = describe_library_call(lib, n, m, k);
+  call.bias = epilogue;  // beta stays 1: the bias added once, as ref::LibraryCall::bias says
+  return call;
 }
 
 }  // namespace mmaemu::api

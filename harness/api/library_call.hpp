@@ -25,6 +25,11 @@ struct LibraryCallOptions {
   // (torch_workspace below).
   std::optional<size_t> workspace;
   std::string torch_op;                // "", matmul, addmm, linear, scaled_mm
+  // --torch: the input is a bias vector (addmm with a 1-D input, linear with a bias), given broadcast
+  // to torch's [m, n] (torch_bias_epilogue says whether cuBLASLt's bias epilogue adds it).
+  bool bias = false;
+  // --torch matmul or addmm: mat2 is a transposed view (stored as [n][k]), so the library sees TN.
+  bool mat2_transposed = false;
   std::string resolver;                // the profile's resolver data
   // --algo auto: the certainty an answer of the resolver needs (lt::Resolution::certainty); a call
   // whose answer is less sure is refused with the reason. Unset: answered, with a warning on stderr
@@ -53,6 +58,10 @@ lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N
 // fixtures/torch-h200/lt-log.txt.xz and reports/h200/python-example): _scaled_mm calls cublasLtMatmul
 // with its 1 MiB workspace; matmul, addmm and linear go through cuBLAS, which plans for 32 MiB.
 size_t torch_workspace(const std::string& torch_op);
+
+// Whether PyTorch 2.11 hands a bias to cuBLASLt's EPILOGUE_BIAS (its Lt path: beta 1 and every one of
+// m, n, k above 1) rather than running a GEMM with C the bias broadcast and beta (its cuBLAS path).
+bool torch_bias_epilogue(const LibraryCallOptions& o, size_t m, size_t n, size_t k);
 
 // --torch OP with torch's m, n, k: the library's call (M = n, N = m, the op's layout, A = mat2's type).
 lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, size_t k);

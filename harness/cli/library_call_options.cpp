@@ -14,6 +14,8 @@ void add_library_call_options(CLI::App* cmd, api::LibraryCallOptions& o, CLI::Op
   need(cmd->add_flag("--fast-accum", o.fast_accum, "FP8: CUBLASLT_MATMUL_DESC_FAST_ACCUM"));
   need(cmd->add_option("--layout", o.layout, "The layout the library sees: TN (default), NN or NT"));
   need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB; with --torch, torch's: 1 MiB for scaled_mm)"));
+  need(cmd->add_flag("--bias", o.bias, "--torch addmm or linear: C is a bias vector broadcast to [m, n] (cuBLASLt's bias epilogue where torch takes it)"));
+  need(cmd->add_flag("--mat2-transposed", o.mat2_transposed, "--torch matmul or addmm: mat2 is a transposed view (the library sees TN)"));
   need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
   need(cmd->add_option("--min-certainty", o.min_certainty,
                        "--algo auto: refuse a call whose resolved configuration is less sure than this (0 ... 1)")

@@ -51,6 +51,7 @@ std::string LtCall::name() const {
   }
   if (layout != Layout::tn) n += " " + std::string(layout_name(layout));
   if (max_workspace) n += " ws=" + std::to_string(max_workspace);
+  if (bias) n += " epilogue=bias";
   return n;
 }
 
@@ -73,6 +74,7 @@ nlohmann::json to_json(const LtCall& c) {
   // Written only where they differ from what every earlier recording meant (TN, the whole workspace).
   if (c.layout != Layout::tn) j["layout"] = layout_name(c.layout);
   if (c.max_workspace) j["max_workspace"] = c.max_workspace;
+  if (c.bias) j["epilogue"] = "bias";
   return j;
 }
 
@@ -108,6 +110,10 @@ LtCall call_from_json(const nlohmann::json& j, const std::string& where) {
       c.layout = *l;
     }
     if (j.contains("max_workspace")) c.max_workspace = json_integer<size_t>(j.at("max_workspace"));
+    if (j.contains("epilogue")) {
+      if (j.at("epilogue") != "bias") throw InputError(where, "unknown epilogue (bias)");
+      c.bias = true;
+    }
     if (c.M == 0 || c.N == 0 || c.K == 0) throw InputError(where, "m, n and k must be positive");
     return c;
   } catch (const nlohmann::json::exception& e) {

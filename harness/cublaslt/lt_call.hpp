@@ -47,6 +47,9 @@ struct LtCall {
   // The workspace the heuristic may plan for (CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES); 0: the
   // recording session's whole workspace.
   size_t max_workspace = 0;
+  // CUBLASLT_EPILOGUE_BIAS: C is the bias vector broadcast along D's rows, and beta is 1 here (the
+  // library's own beta is 0; ref::LibraryCall::bias).
+  bool bias = false;
 
   bool is_fp8() const;
   std::string name() const;  // "bf16xbf16->fp32 32F 16x16x32768 a=1 b=0", for tables and logs

@@ -22,6 +22,7 @@ ref::LibraryCall library_call(const LtCall& c) {
   l.scale_a = c.scale_a;
   l.scale_b = c.scale_b;
   l.fast_accum = c.fast_accum;
+  l.bias = c.bias;
   return l;
 }
 

@@ -42,6 +42,9 @@ struct LibraryParams {
   bool partials_in_output_type = false;  // each slice's partial rounded to D's type before the reduction
   bool beta_fma = false;          // fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
   bool beta_zero = false;         // C not read
+  // ref::BiasEpilogue as its number: 0 none, 1 bias added once (beta 1's form), 2 in place (D starts as
+  // the bias, each slice added and rounded to D's type in turn), 3 after D's rounding.
+  uint8_t bias = 0;
   float alpha = 1.0f, beta = 0.0f;
   FmtParams c{}, d{};
 };
@@ -187,23 +190,37 @@ MMAEMU_HD float library_partial(const LibraryLoad& in, size_t K, size_t s) {
 // bits. C and D in formats c_fmt and d_fmt (p.c and p.d; a caller that knows them at compile time passes
 // constants, which lets the compiler fold the conversions: the GPU's finish kernel for fp32 C and D).
 // Shared by library_element (partials computed here) and the cpu backend's lanes (computed there).
+inline constexpr uint8_t kBiasInPlace = 2, kBiasAfterOutputRounding = 3;  // LibraryParams::bias
+
+// x as D's type holds it (nearest-even), back in fp32.
+MMAEMU_HD float through_output_type(float x, const FmtParams& d_fmt) {
+  return f32_of(convert(d_fmt, convert(fmt_params(Fmt::fp32), bits_of(x), d_fmt, true), fmt_params(Fmt::fp32), true));
+}
+
 template <class Partial>
 MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial, uint32_t c_bits, const FmtParams& c_fmt,
                                   const FmtParams& d_fmt) {
+  if (p.bias == kBiasInPlace) {  // reduction scheme 1 with a bias: D's buffer holds the running sum
+    float d = f32_of(convert_epilogue(c_fmt, c_bits, fmt_params(Fmt::fp32)));
+    for (uint32_t step = 0; step < p.reduction_steps; ++step) d = through_output_type(add_rn(d, partial(p.reduction_first[step])), d_fmt);
+    if (d != d) return canonical_nan(d_fmt);
+    return convert_epilogue(fmt_params(Fmt::fp32), bits_of(d), d_fmt);
+  }
   float acc = 0.0f;
   for (uint32_t step = 0; step < p.reduction_steps; ++step) {
     const uint16_t first = p.reduction_first[step], second = p.reduction_second[step];
     float x = 0.0f;
     for (int j = 0; j < (second != kAloneInStep ? 2 : 1); ++j) {  // one call site: one inlined copy on the GPU
       float y = partial(j ? second : first);
-      if (p.partials_in_output_type)  // REDUCTION_SCHEME_OUTPUT_TYPE: the partial as D's type holds it
-        y = f32_of(convert(d_fmt, convert(fmt_params(Fmt::fp32), bits_of(y), d_fmt, true), fmt_params(Fmt::fp32), true));
+      if (p.partials_in_output_type) y = through_output_type(y, d_fmt);  // REDUCTION_SCHEME_OUTPUT_TYPE
       x = j ? add_rn(x, y) : y;
     }
     acc = step == 0 ? x : add_rn(acc, x);
   }
   float d;
-  if (p.beta_zero) {
+  if (p.bias == kBiasAfterOutputRounding) {
+    d = add_rn(through_output_type(mul_rn(p.alpha, acc), d_fmt), f32_of(convert_epilogue(c_fmt, c_bits, fmt_params(Fmt::fp32))));
+  } else if (p.beta_zero) {
     d = mul_rn(p.alpha, acc);
   } else {
     const float cv = f32_of(convert_epilogue(c_fmt, c_bits, fmt_params(Fmt::fp32)));

@@ -65,6 +65,9 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
   }
   p.partials_in_output_type = plan.partials_in_output_type;
   p.beta_fma = plan.beta_fma;
+  static_assert(static_cast<uint8_t>(ref::BiasEpilogue::in_place) == arith::kBiasInPlace &&
+                static_cast<uint8_t>(ref::BiasEpilogue::after_output_rounding) == arith::kBiasAfterOutputRounding);
+  p.bias = static_cast<uint8_t>(plan.bias);
   p.beta_zero = call.beta == 0.0f;
   p.alpha = plan.alpha;
   p.beta = call.beta;

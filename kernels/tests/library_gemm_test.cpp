@@ -31,6 +31,7 @@ struct Case {
   int algo_id, split_k, custom;
   size_t stage_k;
   int reduction = 0;  // 4: the slices' partials in D's type
+  bool bias = false;  // EPILOGUE_BIAS (C the bias broadcast; alpha = beta = 1 only)
 };
 
 std::string name(const Case& c, gen::Family f) {
@@ -64,6 +65,14 @@ const std::vector<Case> kCases = {
     // Past the cpu engine's tiles (32 rows, 128 columns) and K chunks (128): split-K, FP8 promotion.
     {FormatId::bf16, FormatId::bf16, FormatId::fp32, false, 33, 130, 160, 66, 2, 0, 64},
     {FormatId::e4m3, FormatId::e4m3, FormatId::fp32, false, 36, 130, 304, 66, 1, 0, 128},
+    // EPILOGUE_BIAS: added once (unsplit, scheme 2, algorithm 55), in place (scheme 1), after D's rounding (4)
+    {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 8, 6, 200, 66, 1, 0, 64, 0, true},
+    {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 5, 7, 700, 66, 3, 0, 64, 2, true},
+    {FormatId::fp32, FormatId::fp32, FormatId::fp32, false, 6, 5, 520, 55, 7, 1, 8, 2, true},
+    {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 3, 5, 1000, 23, 2, 0, 64, 1, true},
+    {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 7, 3, 2599, 24, 3, 0, 128, 1, true},
+    {FormatId::tf32, FormatId::tf32, FormatId::fp32, false, 5, 3, 1001, 23, 8, 0, 16, 1, true},
+    {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 33, 130, 1000, 24, 7, 0, 0, 4, true},
 };
 
 // The call and the configuration a case describes.
@@ -78,6 +87,7 @@ ref::LibraryCall call_of(const Case& k, float alpha = 1.0f, float beta = 0.0f) {
   call.alpha = alpha;
   call.beta = beta;
   call.fast_accum = k.fast;
+  call.bias = k.bias;
   if (k.a == FormatId::e4m3 || k.a == FormatId::e5m2) {
     call.scale_a = 0.7f;
     call.scale_b = 1.9f;
@@ -96,6 +106,8 @@ ref::LibraryAlgo algo_of(const Case& k) {
 
 using Scalars = std::vector<std::pair<float, float>>;
 const Scalars kScalars = {{1.0f, 0.0f}, {0.3f, -1.7f}, {-1.25f, 0.75f}};
+const Scalars kBiasScalars = {{1.0f, 1.0f}};  // the bias epilogue: alpha 1 (recorded), beta 1 (ref::LibraryCall::bias)
+const Scalars& scalars_of(const Case& k, const Scalars& others) { return k.bias ? kBiasScalars : others; }
 
 // Every case x family x (alpha, beta) through each engine against ref::library_gemm; the outputs compared.
 size_t compare_with_reference(const std::vector<Case>& cases, const std::vector<gen::Family>& families,
@@ -103,7 +115,7 @@ size_t compare_with_reference(const std::vector<Case>& cases, const std::vector<
   size_t compared = 0;
   for (const Case& k : cases) {
     for (const gen::Family family : families) {
-      for (const auto& [alpha, beta] : scalars) {
+      for (const auto& [alpha, beta] : scalars_of(k, scalars)) {
         const ref::LibraryCall call = call_of(k, alpha, beta);
         const ref::LibraryAlgo algo = algo_of(k);
         // Operands from an instruction-family generator over the whole GEMM (tf32: fp32 storage).
@@ -132,7 +144,7 @@ size_t compare_with_reference(const std::vector<Case>& cases, const std::vector<
 
 size_t outputs_of(const std::vector<Case>& cases, size_t families, size_t scalars) {
   size_t n = 0;
-  for (const Case& k : cases) n += k.M * k.N * families * scalars;
+  for (const Case& k : cases) n += k.M * k.N * families * (k.bias ? kBiasScalars.size() : scalars);
   return n;
 }
 

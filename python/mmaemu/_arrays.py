@@ -122,3 +122,10 @@ def from_bits(bits: np.ndarray, fmt_name: str, kind: ResultKind):
 
 def zeros_like_result(shape, fmt_name: str) -> np.ndarray:
     return np.zeros(shape, dtype=_formats.FORMATS[fmt_name].bits_dtype)
+
+
+def broadcast_rows(v, rows: int):
+    """A bias vector [n] as the [rows, n] matrix it is added to (torch or numpy, on its own device)."""
+    if is_torch_tensor(v):
+        return v.reshape(1, -1).expand(rows, v.shape[0]).contiguous()
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(v).reshape(1, -1), (rows, np.asarray(v).shape[0])))

@@ -14,9 +14,13 @@ Calls the model does not cover raise mmaemu.InputError naming the call and why (
 default), or run natively with a warning (strict=False). strict=True also refuses a call whose
 configuration the resolver is not sure of (mmaemu.CERTAINTY_GATE; strict=False computes it, with a
 warning on stderr): the model's bits for a configuration cuBLASLt may not pick would be wrong bits.
+A bias (addmm with a 1-D input, F.linear with a bias) goes where torch sends it: cuBLASLt's bias
+epilogue (beta 1, every dimension above 1) or a GEMM with the bias broadcast into C. 1-D operands of
+torch.matmul in bf16 and fp16 run as the GEMMs torch makes of them (n or m = 1).
 Not covered (refused by name): addmm into bf16 or fp16 with alpha or beta 1 where cuBLASLt runs
-algorithm 66 without split-K (cuBLAS adds C in D's buffer there with an epilogue not modelled yet); batched matmuls (both operands with a batch),
-1-D operands, a bias (cuBLASLt's bias epilogue is not modelled), _scaled_mm with other than
+algorithm 66 without split-K (cuBLAS adds C in D's buffer with an epilogue not modelled yet), a bias
+with alpha other than 1 on the bias epilogue, batched matmuls (both operands with a batch), fp32 and
+tf32 matrix-vector products (cuBLAS's gemv kernels), dot products, _scaled_mm with other than
 per-tensor scales or without out_dtype, and dtypes the profile has no kernels for. A call with an
 empty operand (m, n or k = 0) is answered as torch answers it, without the library.
 """
@@ -65,8 +69,7 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
         def _run(self, op, mat1, mat2, input=None, alpha=1.0, beta=0.0, scale_a=None, scale_b=None,
                  out_dtype=None, fast_accum=False):
             if mat1.dim() < 2 or mat2.dim() != 2:
-                raise _Unsupported(f"operands of {tuple(mat1.shape)} and {tuple(mat2.shape)} (only [.., m, k] "
-                                   "by [k, n]: batched and 1-D matmuls are not modelled)")
+                raise _Unsupported(f"operands of {tuple(mat1.shape)} and {tuple(mat2.shape)}")
             lead = tuple(mat1.shape[:-1])
             x = mat1.reshape(-1, mat1.shape[-1])  # torch folds [.., m, k] x [k, n] into one mm too
             fmt1, fmt2 = _format(x, torch), _format(mat2, torch)
@@ -75,11 +78,17 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
                 fmt1 = fmt2 = "tf32"
             out_fmt = _formats.format_of_float_dtype(out_dtype, torch) if out_dtype is not None else \
                 ("fp32" if fmt1 == "tf32" else fmt1)
+            if input is not None and input.dim() == 2 and tuple(input.shape) != (x.shape[0], mat2.shape[1]):
+                input = input.expand(x.shape[0], mat2.shape[1])  # a broadcast input: torch expands it for cuBLAS
+            # mat2 stored as [n, k] (w.t()): torch hands cuBLAS the transposed layout.
+            transposed = op in ("matmul", "addmm") and mat2.shape[0] > 1 and mat2.shape[1] > 1 and \
+                not mat2.is_contiguous() and mat2.t().is_contiguous()
             started = time.perf_counter()
             from . import CERTAINTY_GATE
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
                            alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
-                           workspace=workspace, backend=backend, min_certainty=CERTAINTY_GATE if strict else None)
+                           workspace=workspace, backend=backend, min_certainty=CERTAINTY_GATE if strict else None,
+                           mat2_transposed=transposed)
             took = time.perf_counter() - started
             self.calls += 1
             self.seconds += took
@@ -88,22 +97,44 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
                       f"{took:.2f} s (calls {self.calls}, {self.seconds:.1f} s)", file=sys.stderr)
             return d.reshape(*lead, mat2.shape[1])
 
+        def _matmul(self, a, b):
+            """torch.matmul's forms: 2-D, [.., m, k] x [k, n] folded, 1-D operands as torch sends them."""
+            if a.dim() == 1 or b.dim() == 1:
+                if a.dim() == 1 and b.dim() == 1:
+                    raise _Unsupported("a dot product (cuBLAS's dot, not a GEMM: not modelled)")
+                if _format(a, torch) not in ("bf16", "fp16"):
+                    raise _Unsupported("an fp32 or tf32 matrix-vector product (cuBLAS's gemv kernels, algorithms 13 "
+                                       "and 14: not modelled)")
+                if b.dim() == 1:  # [.., m, k] x [k]: cuBLAS's GEMM with n = 1
+                    return self._matmul(a, b.reshape(-1, 1)).squeeze(-1)
+                return self._matmul(a.reshape(1, -1), b).squeeze(-2)  # [k] x [.., k, n]
+            if b.dim() == 2:
+                return self._run("matmul", a, b)
+            raise _Unsupported(f"a batched matmul of {tuple(a.shape)} by {tuple(b.shape)} (strided batched "
+                               "calls are not modelled yet)")
+
         def _dispatch(self, func, args, kwargs):
             F = torch.nn.functional
-            if func in (torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__, torch.mm, torch.Tensor.mm):
+            if func in (torch.matmul, torch.Tensor.matmul, torch.Tensor.__matmul__):
+                return self._matmul(args[0], args[1])
+            if func in (torch.mm, torch.Tensor.mm):
                 return self._run("matmul", args[0], args[1])
             if func in (torch.addmm, torch.Tensor.addmm):
                 input, mat1, mat2 = args[:3]
-                if input.dim() != 2:
-                    raise _Unsupported("addmm with a 1-D input (a bias: cuBLASLt's bias epilogue is not modelled)")
+                if input.dim() == 1 and input.shape[0] != mat2.shape[1]:
+                    input = input.expand(mat2.shape[1])
                 return self._run("addmm", mat1, mat2, input, alpha=kwargs.get("alpha", 1.0),
                                  beta=kwargs.get("beta", 1.0))
             if func is F.linear:
                 x, weight = args[0], args[1]
                 bias = args[2] if len(args) > 2 else kwargs.get("bias")
-                if bias is not None:
-                    raise _Unsupported("linear with a bias (cuBLASLt's bias epilogue is not modelled)")
-                return self._run("linear", x, weight.t())
+                if bias is not None and not (x.dim() == 2 or (x.dim() == 3 and x.is_contiguous())):
+                    # aten's linear folds only a 2-D or contiguous 3-D input into addmm with the bias; the
+                    # other forms are matmul, then the bias added by an elementwise kernel (native here too)
+                    return self._matmul(x, weight.t()) + bias
+                if x.dim() == 1:
+                    return self._matmul(x, weight.t())
+                return self._run("linear", x, weight.t(), bias)
             if func is torch._scaled_mm:
                 names = ["mat1", "mat2", "scale_a", "scale_b", "bias", "scale_result", "out_dtype", "use_fast_accum"]
                 a = dict(zip(names, args))

@@ -199,7 +199,9 @@ NB_MODULE(_mmaemu, m) {
   nb::class_<api::LibraryCallOptions>(m, "LibraryCall")
       .def(nb::new_(&call_options), "library"_a, "a_type"_a, "b_type"_a, "d_type"_a, "alpha"_a, "beta"_a,
            "scale_a"_a, "scale_b"_a, "fast_accum"_a, "layout"_a, "workspace"_a.none(), "resolver"_a, "torch_op"_a,
-           "min_certainty"_a.none() = nb::none());
+           "min_certainty"_a.none() = nb::none())
+      .def_rw("bias", &api::LibraryCallOptions::bias)
+      .def_rw("mat2_transposed", &api::LibraryCallOptions::mat2_transposed);
 
   m.def("mma", &mma, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,
         "D [T, M, N] of one instruction over T tiles, and the backend that ran: (d, backend)");

@@ -205,12 +205,14 @@ std::vector<float> slice_partials(const LibraryCall& c, const LibraryPlan& p, co
 // when one slice holds all of K: with alpha 0.3 and beta -1.7, bf16 algorithm 23 under split-K 13 and 22
 // at K = 64 misses 5,974 of 23,100 outputs on an H100 with the partial unrounded, none rounded;
 // fixtures/cublaslt-h200/plan-small-configs.yaml).
+// x as D's type holds it (rounded to nearest-even), back in fp32.
+float through_output_type(FormatId d, float x) {
+  return as_float(
+      convert(d, convert(FormatId::fp32, as_bits(x), d, Rounding::nearest_even), FormatId::fp32, Rounding::nearest_even));
+}
+
 float reduce_partials(const std::vector<float>& parts, const LibraryPlan& plan, FormatId d) {
-  auto in_output_type = [&](float x) {
-    return as_float(convert(d, convert(FormatId::fp32, as_bits(x), d, Rounding::nearest_even), FormatId::fp32,
-                            Rounding::nearest_even));
-  };
-  auto partial = [&](size_t s) { return plan.partials_in_output_type ? in_output_type(parts[s]) : parts[s]; };
+  auto partial = [&](size_t s) { return plan.partials_in_output_type ? through_output_type(d, parts[s]) : parts[s]; };
   const std::vector<ReductionStep>& order = plan.reduction;
   float acc = 0.0f;
   for (size_t i = 0; i < order.size(); ++i) {
@@ -270,6 +272,34 @@ float effective_alpha(const LibraryCall& c, const LibraryAlgo& algo) {
 
 constexpr size_t kPromotionK = 128;  // FP8 without fast accumulation: products per promotion
 
+// EPILOGUE_BIAS (PyTorch's addmm with a bias vector and F.linear with a bias, 88 calls on an H100 with
+// alpha 1, reports/h100/torch-uncovered Q1): without split-K and under reduction scheme 2 (fp32
+// workspace) the bias is added to the fp32 result once, as beta = 1 would (50 calls: algorithms 20, 21,
+// 24, 43, 55, 66); under scheme 1 (in place, in D's buffer) D starts as the bias and each slice's fp32
+// partial is added in slice order, D rounded to its type after each (10 calls: algorithms 23 and 24);
+// under scheme 4 D is rounded to its type, then the bias added and rounded again (4 calls: bf16
+// algorithm 24). Only these were recorded.
+enum BiasScheme { kInPlace = 1, kComputeType = 2, kOutputType = 4 };
+
+std::optional<std::string> bias_declines(const LibraryCall& c, const LibraryAlgo& algo) {
+  if (c.alpha != 1.0f) return "the bias epilogue with alpha " + std::to_string(c.alpha) + " (recorded with alpha 1 only)";
+  if (fp8_call(c)) return std::string("the bias epilogue of an FP8 call");
+  if (algo.split_k <= 1 || algo.reduction == kComputeType) return std::nullopt;
+  if (interleaved_split(c, algo)) return std::nullopt;  // algorithm 55 reduces inside its kernel (scheme 2's form)
+  if ((algo.reduction == kInPlace || algo.reduction == kOutputType) && mma_sync_kernel(algo)) return std::nullopt;
+  return "the bias epilogue under split-K with reduction scheme " + std::to_string(algo.reduction) + " in algorithm " +
+         std::to_string(algo.algo_id);
+}
+
+BiasEpilogue bias_epilogue(const LibraryCall& c, const LibraryAlgo& algo) {
+  if (!c.bias) return BiasEpilogue::none;
+  if (algo.split_k > 1 && !interleaved_split(c, algo)) {
+    if (algo.reduction == kInPlace) return BiasEpilogue::in_place;
+    if (algo.reduction == kOutputType) return BiasEpilogue::after_output_rounding;
+  }
+  return BiasEpilogue::added_once;
+}
+
 }  // namespace
 
 std::vector<ReductionStep> slice_reduction_order(size_t slices, bool paired) { return reduction_order(slices, paired); }
@@ -314,6 +344,9 @@ Declined model_declines(const LibraryCall& c, const LibraryAlgo& algo) {
     return unrecorded("tf32 cuBLASLt algorithm 55 under split-K " + std::to_string(algo.split_k));
   if (k8_kernel_stage32(c, algo) && algo.split_k <= 1 && c.beta != 0.0f)
     return unrecorded("bf16 cuBLASLt algorithm 24 at stage depth 32 without split-K, C read (its epilogue form)");
+  if (c.bias) {
+    if (auto why = bias_declines(c, algo)) return unrecorded(*why);
+  }
   if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::fp16 && !k_tail_regime(c, algo)) {
     const size_t grains = (c.K + split_grain(c, algo) - 1) / split_grain(c, algo);
     if (static_cast<size_t>(std::max(algo.split_k, 1)) > grains) {
@@ -352,6 +385,7 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   // they split (a single slice holding all of K included).
   p.partials_in_output_type = mma_sync_kernel(algo) && algo.reduction == 4 && algo.split_k > 1;
   p.beta_fma = beta_fma_epilogue(c, algo);
+  p.bias = bias_epilogue(c, algo);
   p.alpha = effective_alpha(c, algo);
   return p;
 }
@@ -371,9 +405,19 @@ void library_gemm_planned(const LibraryCall& c, const LibraryPlan& plan, const u
   for (size_t m = first_row; m < std::min(end_row, c.M); ++m) {
     for (size_t k = 0; k < c.K; ++k) a[k] = operand(A[m * c.K + k]);
     for (size_t n = 0; n < c.N; ++n) {
-      const float acc = reduce_partials(slice_partials(c, plan, a.data(), columns.data() + n * c.K), plan, c.d);
+      const std::vector<float> parts = slice_partials(c, plan, a.data(), columns.data() + n * c.K);
+      if (plan.bias == BiasEpilogue::in_place) {  // D's buffer: the bias, then each slice added and stored
+        float d = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
+        for (const ReductionStep& step : plan.reduction) d = through_output_type(c.d, d + parts[step.first]);
+        D[m * c.N + n] = to_output(c.d, d);
+        continue;
+      }
+      const float acc = reduce_partials(parts, plan, c.d);
       float d;
-      if (c.beta == 0.0f) {
+      if (plan.bias == BiasEpilogue::after_output_rounding) {
+        const float bias = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
+        d = through_output_type(c.d, plan.alpha * acc) + bias;
+      } else if (c.beta == 0.0f) {
         d = plan.alpha * acc;  // C is not read
       } else {
         const float cv = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));

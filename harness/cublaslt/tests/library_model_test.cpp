@@ -202,6 +202,50 @@ TEST(LibraryModel, TheReductionOrderNamesEachExistingSliceOnce) {
   EXPECT_EQ(plan_library_gemm(bf, split).reduction, std::vector<ReductionStep>{{0}});
 }
 
+// EPILOGUE_BIAS in bf16, where the three places of the bias give three answers. Two slices of 64 (the
+// 128-byte grain) with exact integer partials and a bias of 1: output 0 has partials 256 and 1, output 1
+// has 1 and 256 (bf16 holds even integers only from 256 up; ties go to even).
+//   added once (unsplit, scheme 2):   round(1 + 257) = 258            and 258
+//   in place (scheme 1):              round(round(1 + 256) + 1) = 256 and round(round(1 + 1) + 256) = 258
+//   after D's rounding (scheme 4):    round(round(257) + 1) = 256     and 256
+TEST(LibraryModel, TheBiasEntersWhereTheReductionSchemeSays) {
+  LibraryCall call;
+  call.a = call.b = call.c = call.d = FormatId::bf16;
+  call.M = 1;
+  call.N = 2;
+  call.K = 128;
+  call.beta = 1.0f;
+  call.bias = true;
+  std::vector<uint32_t> a(128, bf16_of(1.0f)), b(128 * 2, 0), c = {bf16_of(1.0f), bf16_of(1.0f)};
+  for (size_t k = 0; k < 64; ++k) b[k * 2] = bf16_of(4.0f);        // output 0: slice 0 sums to 256
+  b[64 * 2] = bf16_of(1.0f);                                        // ... slice 1 to 1
+  b[0 * 2 + 1] = bf16_of(1.0f);                                     // output 1: slice 0 sums to 1
+  for (size_t k = 64; k < 128; ++k) b[k * 2 + 1] = bf16_of(4.0f);  // ... slice 1 to 256
+  auto run = [&](int algo_id, int split_k, int reduction) {
+    LibraryAlgo algo;
+    algo.algo_id = algo_id;
+    algo.split_k = split_k;
+    algo.reduction = reduction;
+    std::vector<uint32_t> d(2);
+    library_gemm(call, algo, a.data(), b.data(), c.data(), d.data());
+    return std::vector<float>{float_of(d[0] << 16), float_of(d[1] << 16)};
+  };
+  EXPECT_EQ(run(66, 1, 0), (std::vector<float>{258, 258}));
+  EXPECT_EQ(run(66, 2, 2), (std::vector<float>{258, 258}));
+  EXPECT_EQ(run(23, 2, 1), (std::vector<float>{256, 258}));
+  EXPECT_EQ(run(23, 2, 4), (std::vector<float>{256, 256}));
+  // Past the recordings: named, not computed.
+  LibraryAlgo unrecorded;
+  unrecorded.algo_id = 66;
+  unrecorded.split_k = 2;
+  unrecorded.reduction = 1;
+  ASSERT_TRUE(model_declines(call, unrecorded));
+  EXPECT_EQ(model_declines(call, unrecorded)->code, DeclineCode::library_configuration_without_rules);
+  call.alpha = 2.0f;
+  ASSERT_TRUE(model_declines(call, LibraryAlgo{}));
+  EXPECT_EQ(model_declines(call, LibraryAlgo{})->code, DeclineCode::library_configuration_without_rules);
+}
+
 TEST(LibraryModel, BetaZeroLeavesCUnread) {
   IntegerGemm g(64, 2.0f, 0.0f, 0.0f);
   g.c = {0x7FC00000u, 0x7FC00000u};  // NaN in C must not reach D when beta = 0

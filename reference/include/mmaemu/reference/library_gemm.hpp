@@ -54,6 +54,9 @@ struct LibraryCall {
   float alpha = 1.0f, beta = 0.0f;
   float scale_a = 1.0f, scale_b = 1.0f;  // FP8 only
   bool fast_accum = false;               // FP8 only
+  // CUBLASLT_EPILOGUE_BIAS: C holds the bias vector broadcast along D's rows (C[m][n] = bias[m], in D's
+  // type) and beta is 1 here (cuBLASLt's own beta is 0: the bias is the epilogue's, not beta * C's).
+  bool bias = false;
 };
 
 // The part of the library's algorithm configuration the arithmetic depends on.
@@ -101,6 +104,14 @@ struct ReductionStep {
   bool operator==(const ReductionStep& o) const { return first == o.first && second == o.second; }  // (C++17: CUDA)
 };
 
+// Where EPILOGUE_BIAS adds the bias (PyTorch's bias calls on an H100, reports/h100/torch-uncovered Q1).
+enum class BiasEpilogue : uint8_t {
+  none,                   // no bias epilogue (beta * C, if any, as beta_fma says)
+  added_once,             // D = round_D(acc + bias): without split-K, and under reduction scheme 2
+  in_place,               // reduction scheme 1: D starts as the bias, then D = round_D(D + partial) slice by slice
+  after_output_rounding,  // reduction scheme 4: D = round_D(round_D(acc) + bias)
+};
+
 struct LibraryPlan {
   const InstructionModel* instruction = nullptr;  // the wgmma chained along K; nullptr: fp32 FMA chains
   bool tf32_rounded = false;  // A and B rounded fp32 -> tf32 to nearest-even first
@@ -114,6 +125,7 @@ struct LibraryPlan {
   std::vector<ReductionStep> reduction;
   bool partials_in_output_type = false;  // each slice's partial rounded to D's type before the reduction
   bool beta_fma = false;      // epilogue fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
+  BiasEpilogue bias = BiasEpilogue::none;  // a bias call's epilogue (alpha 1 only: model_declines)
   float alpha = 1.0f;         // alpha' (FP8 scales folded in)
 };
 // Throws std::invalid_argument for a call the library refuses.
