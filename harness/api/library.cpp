@@ -7,6 +7,7 @@
 #include <mutex>
 #include <set>
 
+#include "harness/api/batched.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/operands.hpp"
 #include "harness/cublaslt/lt_model.hpp"
@@ -29,6 +30,12 @@ const lt::Resolver& loaded_resolver(const std::string& file) {
   auto it = loaded.find(file);
   if (it == loaded.end()) it = loaded.emplace(file, lt::Resolver::load(file)).first;
   return it->second;
+}
+
+// The resolver's answer for the call; for a batched call, the batched rule's (batched.hpp).
+lt::Resolution resolution(const std::string& resolver, const lt::LtCall& call, const std::string& option) {
+  lt::Resolution r = loaded_resolver(resolver).resolve(call, option);
+  return call.batch > 1 ? resolve_batched(r, call, batched_certainty(resolver)) : r;
 }
 
 // A matrix operand's words after its dtype and shape check (rows, cols: 0 accepts any).
@@ -92,7 +99,7 @@ lt::LtAlgoConfig resolved_configuration(const LibraryCallOptions& o, const std::
                                         const lt::LtCall& call) {
   if (given) return *given;
   const std::string& resolver = resolver_of(o);
-  const lt::Resolution res = loaded_resolver(resolver).resolve(call);
+  const lt::Resolution res = resolution(resolver, call, "--algo auto");
   if (!res.config)
     throw InputError("--algo auto", "the resolver (" + resolver + ") says cuBLASLt refuses " + call.name() + " (" +
                                         res.refused + "); the library model runs it: give a configuration with --algo FILE");
@@ -228,6 +235,22 @@ void library_gemm_on_device(const LibraryCallOptions& o, const std::optional<lt:
   kernels::library_gemm_cuda_device(params, lt::library_call(call), A, B, C, {d.data, d.bytes, torch});
 }
 
+nlohmann::json arithmetic(const LibraryCallOptions& o, size_t m, size_t n, size_t k, const lt::LtAlgoConfig& config) {
+  const lt::LtCall call = o.torch_op.empty() ? describe_library_call(o, m, n, k) : describe_torch_call(o, m, n, k);
+  nlohmann::json out;
+  const ref::LibraryCall lib = lt::library_call(call);
+  const ref::LibraryAlgo algo = lt::library_algo(config);
+  auto why = ref::library_refuses(lib);
+  if (!why) why = ref::model_declines(lib, algo);
+  if (why) {
+    out["decline"] = why->code_name();
+    out["refused"] = why->detail;
+  } else {
+    out["arithmetic"] = ref::describe_plan(ref::plan_library_gemm(lib, algo));
+  }
+  return out;
+}
+
 nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {
   const lt::LtCall call = o.torch_op.empty() ? describe_library_call(o, m, n, k) : describe_torch_call(o, m, n, k);
   const std::string& resolver = resolver_of(o);
@@ -248,7 +271,7 @@ nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k
     out["refused"] = "the library model: " + why->detail;
     out["decline"] = why->code_name();
   } else {
-    const lt::Resolution r = loaded_resolver(resolver).resolve(call, "mmaemu resolve");
+    const lt::Resolution r = resolution(resolver, call, "mmaemu resolve");
     if (!r.config) {
       out["refused"] = "the heuristic (resolver): " + r.refused;
     } else {
@@ -258,6 +281,7 @@ nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k
       out["certain"] = r.certainty >= lt::kCertaintyGate;  // what --strict requires
       const auto declines = ref::model_declines(lt::library_call(call), lt::library_algo(*r.config));
       out["model"] = declines ? declines->detail : "the library model computes this configuration's bits";
+      if (!declines) out["arithmetic"] = ref::describe_plan(ref::plan_library_gemm(lt::library_call(call), lt::library_algo(*r.config)));
       if (declines) out["decline"] = declines->code_name();
     }
   }

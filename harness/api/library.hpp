@@ -43,4 +43,8 @@ void library_gemm_on_device(const LibraryCallOptions& call, const std::optional<
 // resolver picks (or why the call is refused) and whether the library model computes it.
 nlohmann::json resolve(const LibraryCallOptions& call, size_t m, size_t n, size_t k);
 
+// What the library model computes for the call under `config` (ref::describe_plan: equal lines, equal
+// bits), or why it declines: {"arithmetic": ...} or {"decline": code, "refused": why}.
+nlohmann::json arithmetic(const LibraryCallOptions& call, size_t m, size_t n, size_t k, const lt::LtAlgoConfig& config);
+
 }  // namespace mmaemu::api

@@ -102,6 +102,10 @@ lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, 
     throw InputError("--beta", "torch." + o.torch_op + " has no beta (torch.addmm has)");
   lt::LtCall call = describe_library_call(lib, n, m, k);
   call.bias = epilogue;  // beta stays 1: the bias added once, as ref::LibraryCall::bias says
+  if (o.batch == 0) throw InputError("--batch", "a batched call has at least one product");
+  if (o.batch > 1 && (o.bias || o.torch_op == "linear" || o.torch_op == "scaled_mm"))
+    throw InputError("--batch", "torch." + o.torch_op + (o.bias ? " with a bias" : "") + " makes no batched call");
+  call.batch = o.batch;
   return call;
 }
 

@@ -30,6 +30,9 @@ struct LibraryCallOptions {
   bool bias = false;
   // --torch matmul or addmm: mat2 is a transposed view (stored as [n][k]), so the library sees TN.
   bool mat2_transposed = false;
+  // --torch: a batched call (torch.bmm, baddbmm, matmul of batches) of this many products; the operands
+  // given are one of them, computed with the batched call's configuration (batched.hpp).
+  size_t batch = 1;
   std::string resolver;                // the profile's resolver data
   // --algo auto: the certainty an answer of the resolver needs (lt::Resolution::certainty); a call
   // whose answer is less sure is refused with the reason. Unset: answered, with a warning on stderr

@@ -52,6 +52,7 @@ std::string LtCall::name() const {
   if (layout != Layout::tn) n += " " + std::string(layout_name(layout));
   if (max_workspace) n += " ws=" + std::to_string(max_workspace);
   if (bias) n += " epilogue=bias";
+  if (batch > 1) n += " batch=" + std::to_string(batch);
   return n;
 }
 
@@ -75,6 +76,7 @@ nlohmann::json to_json(const LtCall& c) {
   if (c.layout != Layout::tn) j["layout"] = layout_name(c.layout);
   if (c.max_workspace) j["max_workspace"] = c.max_workspace;
   if (c.bias) j["epilogue"] = "bias";
+  if (c.batch > 1) j["batch"] = c.batch;
   return j;
 }
 
@@ -110,6 +112,7 @@ LtCall call_from_json(const nlohmann::json& j, const std::string& where) {
       c.layout = *l;
     }
     if (j.contains("max_workspace")) c.max_workspace = json_integer<size_t>(j.at("max_workspace"));
+    if (j.contains("batch")) c.batch = json_integer<size_t>(j.at("batch"));
     if (j.contains("epilogue")) {
       if (j.at("epilogue") != "bias") throw InputError(where, "unknown epilogue (bias)");
       c.bias = true;

@@ -50,6 +50,9 @@ struct LtCall {
   // CUBLASLT_EPILOGUE_BIAS: C is the bias vector broadcast along D's rows, and beta is 1 here (the
   // library's own beta is 0; ref::LibraryCall::bias).
   bool bias = false;
+  // Strided batched (cublasGemmStridedBatchedEx, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT): this many
+  // independent products of M x N x K; the configuration is the batched call's own.
+  size_t batch = 1;
 
   bool is_fp8() const;
   std::string name() const;  // "bf16xbf16->fp32 32F 16x16x32768 a=1 b=0", for tables and logs

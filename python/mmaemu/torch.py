@@ -16,10 +16,12 @@ configuration the resolver is not sure of (mmaemu.CERTAINTY_GATE; strict=False c
 warning on stderr): the model's bits for a configuration cuBLASLt may not pick would be wrong bits.
 A bias (addmm with a 1-D input, F.linear with a bias) goes where torch sends it: cuBLASLt's bias
 epilogue (beta 1, every dimension above 1) or a GEMM with the bias broadcast into C. 1-D operands of
-torch.matmul in bf16 and fp16 run as the GEMMs torch makes of them (n or m = 1).
+torch.matmul in bf16 and fp16 run as the GEMMs torch makes of them (n or m = 1). Batched products
+(torch.bmm, baddbmm, matmul with batches on both sides or on mat2) are cuBLAS's strided batched calls:
+each product with the batched call's configuration, whose certainty the resolver states apart.
 Not covered (refused by name): addmm into bf16 or fp16 with alpha or beta 1 where cuBLASLt runs
 algorithm 66 without split-K (cuBLAS adds C in D's buffer with an epilogue not modelled yet), a bias
-with alpha other than 1 on the bias epilogue, batched matmuls (both operands with a batch), fp32 and
+with alpha other than 1 on the bias epilogue, fp32 and
 tf32 matrix-vector products (cuBLAS's gemv kernels), dot products, _scaled_mm with other than
 per-tensor scales or without out_dtype, and dtypes the profile has no kernels for. A call with an
 empty operand (m, n or k = 0) is answered as torch answers it, without the library.
@@ -67,7 +69,7 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
         seconds = 0.0
 
         def _run(self, op, mat1, mat2, input=None, alpha=1.0, beta=0.0, scale_a=None, scale_b=None,
-                 out_dtype=None, fast_accum=False):
+                 out_dtype=None, fast_accum=False, batch=1):
             if mat1.dim() < 2 or mat2.dim() != 2:
                 raise _Unsupported(f"operands of {tuple(mat1.shape)} and {tuple(mat2.shape)}")
             lead = tuple(mat1.shape[:-1])
@@ -88,7 +90,7 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
                            alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
                            workspace=workspace, backend=backend, min_certainty=CERTAINTY_GATE if strict else None,
-                           mat2_transposed=transposed)
+                           mat2_transposed=transposed, batch=batch)
             took = time.perf_counter() - started
             self.calls += 1
             self.seconds += took
@@ -110,8 +112,23 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
                 return self._matmul(a.reshape(1, -1), b).squeeze(-2)  # [k] x [.., k, n]
             if b.dim() == 2:
                 return self._run("matmul", a, b)
-            raise _Unsupported(f"a batched matmul of {tuple(a.shape)} by {tuple(b.shape)} (strided batched "
-                               "calls are not modelled yet)")
+            return self._batched("matmul", a, b)
+
+        def _batched(self, op, a, b, c=None, alpha=1.0, beta=0.0):
+            """A strided batched call (torch.bmm, baddbmm, matmul with batches on mat2): the batch dimensions
+            broadcast as torch broadcasts them, each product computed with the batched call's configuration."""
+            import math
+            lead = torch.broadcast_shapes(a.shape[:-2], b.shape[:-2])
+            m, k, n = a.shape[-2], a.shape[-1], b.shape[-1]
+            count = math.prod(lead)
+            a3 = a.expand(*lead, m, k).reshape(count, m, k)
+            b3 = b.expand(*lead, k, n).reshape(count, k, n)
+            c3 = None if c is None else c.expand(*lead, m, n).reshape(count, m, n)
+            outs = [self._run(op, a3[i], b3[i], None if c3 is None else c3[i], alpha=alpha, beta=beta, batch=count)
+                    for i in range(count)]
+            if not outs:
+                return torch.empty(*lead, m, n, dtype=a.dtype, device=a.device)
+            return torch.stack(outs).reshape(*lead, m, n)
 
         def _dispatch(self, func, args, kwargs):
             F = torch.nn.functional
@@ -119,6 +136,11 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
                 return self._matmul(args[0], args[1])
             if func in (torch.mm, torch.Tensor.mm):
                 return self._run("matmul", args[0], args[1])
+            if func in (torch.bmm, torch.Tensor.bmm):
+                return self._batched("matmul", args[0], args[1])
+            if func in (torch.baddbmm, torch.Tensor.baddbmm):
+                return self._batched("addmm", args[1], args[2], args[0], alpha=kwargs.get("alpha", 1.0),
+                                     beta=kwargs.get("beta", 1.0))
             if func in (torch.addmm, torch.Tensor.addmm):
                 input, mat1, mat2 = args[:3]
                 if input.dim() == 1 and input.shape[0] != mat2.shape[1]:

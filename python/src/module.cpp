@@ -201,7 +201,8 @@ NB_MODULE(_mmaemu, m) {
            "scale_a"_a, "scale_b"_a, "fast_accum"_a, "layout"_a, "workspace"_a.none(), "resolver"_a, "torch_op"_a,
            "min_certainty"_a.none() = nb::none())
       .def_rw("bias", &api::LibraryCallOptions::bias)
-      .def_rw("mat2_transposed", &api::LibraryCallOptions::mat2_transposed);
+      .def_rw("mat2_transposed", &api::LibraryCallOptions::mat2_transposed)
+      .def_rw("batch", &api::LibraryCallOptions::batch);
 
   m.def("mma", &mma, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,
         "D [T, M, N] of one instruction over T tiles, and the backend that ran: (d, backend)");
@@ -233,6 +234,10 @@ NB_MODULE(_mmaemu, m) {
   m.def("resolve", [](const api::LibraryCallOptions& call, size_t m_, size_t n, size_t k) {
           return api::resolve(call, m_, n, k).dump();
         }, "call"_a, "m"_a, "n"_a, "k"_a, "The configuration the profile's heuristic picks, as JSON text");
+  m.def("arithmetic", [](const api::LibraryCallOptions& call, size_t m_, size_t n, size_t k, const std::string& config) {
+          return api::arithmetic(call, m_, n, k, lt::algo_from_json(nlohmann::json::parse(config), "config")).dump();
+        }, "call"_a, "m"_a, "n"_a, "k"_a, "config"_a,
+        "What the library model computes for the call under a configuration (JSON text: arithmetic or decline)");
   m.def("instruction", [](const std::string& arch, const std::string& instr) {
           const ref::Instruction& in = api::find_instruction(arch, instr).instr;
           nb::dict d;

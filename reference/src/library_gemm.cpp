@@ -390,6 +390,18 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   return p;
 }
 
+std::string describe_plan(const LibraryPlan& p) {
+  std::string s = p.instruction ? std::string(arch_name(p.instruction->arch)) + " " + p.instruction->instr.name : "fp32 fma chain";
+  s += " tf32_rounded " + std::to_string(p.tf32_rounded) + " promotion_k " + std::to_string(p.promotion_k) + " slices " +
+       std::to_string(p.slices) + " chunk " + std::to_string(p.chunk) + " residue_first " + std::to_string(p.residue_first) +
+       " interleave " + std::to_string(p.interleave_block) + " reduction";
+  for (const ReductionStep& step : p.reduction)
+    s += " " + std::to_string(step.first) + (step.paired() ? "+" + std::to_string(step.second) : "");
+  s += " partials_in_output_type " + std::to_string(p.partials_in_output_type) + " beta_fma " + std::to_string(p.beta_fma) +
+       " bias " + std::to_string(static_cast<int>(p.bias)) + " alpha " + std::to_string(p.alpha);
+  return s;
+}
+
 void library_gemm(const LibraryCall& c, const LibraryAlgo& algo, const uint32_t* A, const uint32_t* B,
                   const uint32_t* C, uint32_t* D, size_t first_row, size_t end_row) {
   library_gemm_planned(c, plan_library_gemm(c, algo), A, B, C, D, first_row, end_row);

@@ -131,6 +131,10 @@ struct LibraryPlan {
 // Throws std::invalid_argument for a call the library refuses.
 LibraryPlan plan_library_gemm(const LibraryCall& call, const LibraryAlgo& algo);
 
+// Every field of a plan as one line ("wgmma sm90 ... slices 3 chunk 640 ..."): two configurations whose
+// plans read the same compute the same bits for every input, whatever else differs (tile, swizzle).
+std::string describe_plan(const LibraryPlan& plan);
+
 // D[M][N] from A[M][K], B[K][N], C[M][N] (row-major raw bits in the call's formats; tf32 operands are
 // full fp32 patterns). Throws std::invalid_argument for a call the library refuses.
 // Rows [first_row, end_row) of D only, when given (threads share a call this way: a call of fewer
