@@ -190,14 +190,43 @@ NpyArray torch_gemm(const LibraryRequest& r) {
   const std::vector<uint32_t>& mat2 = matrix_words(r.b, 'B', *mat2_type, k, 0);
   const size_t n = r.b.array.shape[1];
   const std::vector<uint32_t>& input = matrix_words(r.c, 'C', *out_type, m, n);
-  if (torch_calls_no_library(m, n, k)) return torch_without_library(o, m, n, input, *out_type);
+  if (torch_calls_no_library(m, n, k)) {
+    NpyArray d = torch_without_library(o, m, n, input, *out_type);
+    if (o.rows.empty()) return d;
+    NpyArray some{d.word_bytes, {o.rows.size(), n}, {}};
+    for (const size_t i : o.rows) {
+      if (i >= m) throw InputError("rows", "row " + std::to_string(i) + " of a result of " + std::to_string(m) + " rows");
+      some.values.insert(some.values.end(), d.values.begin() + static_cast<std::ptrdiff_t>(i * n),
+                         d.values.begin() + static_cast<std::ptrdiff_t>((i + 1) * n));
+    }
+    return some;
+  }
+  lt::LtCall call = describe_torch_call(o, m, n, k);
+  check_runs(call);
+  configuration(o, r.config, call);  // the whole call's configuration and its checks, before any subset
+  // Rows of D asked for: the library's N becomes their count (no output depends on the others).
+  std::vector<uint32_t> x = mat1, c = input;
+  size_t rows = m;
+  if (!o.rows.empty()) {
+    x.clear();
+    c.clear();
+    for (const size_t i : o.rows) {
+      if (i >= m) throw InputError("rows", "row " + std::to_string(i) + " of a result of " + std::to_string(m) + " rows");
+      x.insert(x.end(), mat1.begin() + static_cast<std::ptrdiff_t>(i * k), mat1.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
+      c.insert(c.end(), input.begin() + static_cast<std::ptrdiff_t>(i * n), input.begin() + static_cast<std::ptrdiff_t>((i + 1) * n));
+    }
+    rows = o.rows.size();
+  }
   lt::LtOperands ops;  // the library's A' = mat2^T [n][k], B' = mat1^T [k][m], C' = input^T [n][m]
   ops.a = lt::transpose(mat2, k, n);
-  ops.b = lt::transpose(mat1, m, k);
-  ops.c = lt::transpose(input, m, n);
-  NpyArray d = compute(r, describe_torch_call(o, m, n, k), std::move(ops));
-  d.values = lt::transpose(d.values, n, m);  // D' = D^T
-  d.shape = {m, n};
+  ops.b = lt::transpose(x, rows, k);
+  ops.c = lt::transpose(c, rows, n);
+  LibraryRequest subset = r;
+  if (!r.config) subset.config = configuration(o, std::nullopt, call);
+  call.N = rows;
+  NpyArray d = compute(subset, call, std::move(ops));
+  d.values = lt::transpose(d.values, n, rows);  // D' = D^T
+  d.shape = {rows, n};
   return d;
 }
 

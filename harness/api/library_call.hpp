@@ -33,6 +33,9 @@ struct LibraryCallOptions {
   // --torch: a batched call (torch.bmm, baddbmm, matmul of batches) of this many products; the operands
   // given are one of them, computed with the batched call's configuration (batched.hpp).
   size_t batch = 1;
+  // --torch: only these rows of torch's D (every output is its own; the call is described, resolved and
+  // checked with all m rows): D [rows.size(), n]. Empty: every row.
+  std::vector<size_t> rows;
   std::string resolver;                // the profile's resolver data
   // --algo auto: the certainty an answer of the resolver needs (lt::Resolution::certainty); a call
   // whose answer is less sure is refused with the reason. Unset: answered, with a warning on stderr

@@ -8,6 +8,7 @@
 #include <nanobind/stl/pair.h>
 #include <nanobind/stl/string.h>
 #include <nanobind/stl/tuple.h>
+#include <nanobind/stl/vector.h>
 
 #include <optional>
 #include <stdexcept>
@@ -202,7 +203,8 @@ NB_MODULE(_mmaemu, m) {
            "min_certainty"_a.none() = nb::none())
       .def_rw("bias", &api::LibraryCallOptions::bias)
       .def_rw("mat2_transposed", &api::LibraryCallOptions::mat2_transposed)
-      .def_rw("batch", &api::LibraryCallOptions::batch);
+      .def_rw("batch", &api::LibraryCallOptions::batch)
+      .def_rw("rows", &api::LibraryCallOptions::rows);
 
   m.def("mma", &mma, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,
         "D [T, M, N] of one instruction over T tiles, and the backend that ran: (d, backend)");
