@@ -89,41 +89,51 @@ def draw(rng, op, t, batch_lo=1):
             return m, n, k, bt
 
 
-def run_op(op, t, g, m, n, k, bt):
-    """(inputs dict, result) of one call; operands drawn from g in a fixed order."""
+def run_op_inputs(op, t, g, m, n, k, bt):
+    """One call's operands, drawn from g in a fixed order (on DEVICE)."""
     if op == "matmul":
-        x, w = operand(g, (m, k), t), operand(g, (k, n), t)
-        return {"x": x, "w": w}, torch.matmul(x, w)
+        return {"x": operand(g, (m, k), t), "w": operand(g, (k, n), t)}
     if op == "addmm":
-        c, x, w = operand(g, (m, n), t), operand(g, (m, k), t), operand(g, (k, n), t)
-        return {"c": c, "x": x, "w": w}, torch.addmm(c, x, w)
-    if op == "addmm_bias":
-        b, x, w = operand(g, (n,), t), operand(g, (m, k), t), operand(g, (n, k), t)
-        return {"bias": b, "x": x, "w": w}, torch.addmm(b, x, w.t())
+        return {"c": operand(g, (m, n), t), "x": operand(g, (m, k), t), "w": operand(g, (k, n), t)}
+    if op in ("addmm_bias", "linear_bias"):
+        return {"bias": operand(g, (n,), t), "x": operand(g, (m, k), t), "w": operand(g, (n, k), t)}
     if op == "linear":
-        x, w = operand(g, (m, k), t), operand(g, (n, k), t)
-        return {"x": x, "w": w}, F.linear(x, w)
-    if op == "linear_bias":
-        b, x, w = operand(g, (n,), t), operand(g, (m, k), t), operand(g, (n, k), t)
-        return {"bias": b, "x": x, "w": w}, F.linear(x, w, b)
-    if op == "bmm":
-        x, y = operand(g, (bt, m, k), t), operand(g, (bt, k, n), t)
-        return {"x": x, "y": y}, torch.bmm(x, y)
+        return {"x": operand(g, (m, k), t), "w": operand(g, (n, k), t)}
+    if op in ("bmm", "matmul3d"):
+        return {"x": operand(g, (bt, m, k), t), "y": operand(g, (bt, k, n), t)}
     if op == "baddbmm":
-        c, x, y = operand(g, (bt, m, n), t), operand(g, (bt, m, k), t), operand(g, (bt, k, n), t)
-        return {"c": c, "x": x, "y": y}, torch.baddbmm(c, x, y)
-    if op == "matmul3d":  # (B, M, K) @ (B, K, N)
-        x, y = operand(g, (bt, m, k), t), operand(g, (bt, k, n), t)
-        return {"x": x, "y": y}, torch.matmul(x, y)
+        return {"c": operand(g, (bt, m, n), t), "x": operand(g, (bt, m, k), t), "y": operand(g, (bt, k, n), t)}
     if op == "matmul4d":  # attention's q @ k^T: (2, B/2, M, K) @ (2, B/2, N, K)^T
         b0 = 2 if bt % 2 == 0 else 1
-        x, y = operand(g, (b0, bt // b0, m, k), t), operand(g, (b0, bt // b0, n, k), t)
-        return {"x": x, "y": y}, torch.matmul(x, y.transpose(-1, -2))
+        return {"x": operand(g, (b0, bt // b0, m, k), t), "y": operand(g, (b0, bt // b0, n, k), t)}
+    if op == "scaled_mm":
+        return {"x": operand(g, (m, k), "e4m3"), "w": operand(g, (n, k), "e4m3")}
+    raise ValueError(op)
+
+
+def run_op(op, t, g, m, n, k, bt):
+    """(inputs dict, result) of one call."""
+    i = run_op_inputs(op, t, g, m, n, k, bt)
+    if op == "matmul":
+        return i, torch.matmul(i["x"], i["w"])
+    if op == "addmm":
+        return i, torch.addmm(i["c"], i["x"], i["w"])
+    if op == "addmm_bias":
+        return i, torch.addmm(i["bias"], i["x"], i["w"].t())
+    if op == "linear":
+        return i, F.linear(i["x"], i["w"])
+    if op == "linear_bias":
+        return i, F.linear(i["x"], i["w"], i["bias"])
+    if op in ("bmm", "matmul3d"):
+        return i, (torch.bmm if op == "bmm" else torch.matmul)(i["x"], i["y"])
+    if op == "baddbmm":
+        return i, torch.baddbmm(i["c"], i["x"], i["y"])
+    if op == "matmul4d":
+        return i, torch.matmul(i["x"], i["y"].transpose(-1, -2))
     if op == "scaled_mm":  # per-tensor scales, mat2 column-major, into bf16
-        x, w = operand(g, (m, k), "e4m3"), operand(g, (n, k), "e4m3")
         sa = torch.tensor(0.5, device=DEVICE)
         sb = torch.tensor(2.0 ** -3, device=DEVICE)
-        return {"x": x, "w": w}, torch._scaled_mm(x, w.t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
+        return i, torch._scaled_mm(i["x"], i["w"].t(), scale_a=sa, scale_b=sb, out_dtype=torch.bfloat16)
     raise ValueError(op)
 
 

@@ -1,0 +1,350 @@
+#!/usr/bin/env python3
+"""Judges the library model on what fresh.py recorded on a GPU, on this machine's CPU.
+
+    python3 fresh_replay.py configs DIR [--write-batched FILE]   # DIR: fresh.py configs' output
+    python3 fresh_replay.py replay DIR [--jobs N] [--emulate-up-to MACS] [--out FILE]   # fresh.py calls'
+    python3 fresh_replay.py inplace DIR                           # fresh.py inplace's
+
+configs: for each call, the configuration cuBLAS(Lt) logged against the resolver's answer for it, compared
+by the arithmetic the library model computes for each (ref::describe_plan: equal lines, equal bits), and
+whether torch took the path the API predicts (cuBLASLt's bias epilogue or a plain GEMM). Per operand
+type, the batched rule's measured agreement, written as the resolver's batched.json with --write-batched.
+
+replay: every call's operands regenerated from its seed (their SHA-256 checked), computed by mmaemu as a
+user computes it: through mmaemu.torch.emulate(strict=True) on CPU tensors for calls up to
+--emulate-up-to multiply-adds, otherwise through mmaemu.torch_gemm(rows=...) for the sampled rows with
+the same certainty gate. Each call is exact (every sampled row's bits equal torch's on the GPU), wrong,
+or refused with its reason. Prints the table per op x type; --out writes every call's verdict (JSON).
+
+inplace: addmm's in-place epilogue on algorithm 66 (16-bit, no split-K) for each (alpha, beta): which
+of the model's epilogue and round(round(alpha * acc) + beta * C) each call follows.
+"""
+import argparse
+import collections
+import hashlib
+import json
+import os
+import re
+import sys
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
+from assemble import config_of  # noqa: E402
+
+import mmaemu  # noqa: E402
+from mmaemu import _mmaemu  # noqa: E402
+
+D_TYPE = {"bf16": "bf16", "fp16": "fp16", "fp32": "fp32", "tf32": "fp32", "e4m3": "bf16"}
+BATCHED = ("bmm", "baddbmm", "matmul3d", "matmul4d")
+
+
+def matmul_line(seg):
+    lines = [l for l in seg.splitlines() if "Matmul]" in l and "algoId" in l]
+    return lines[-1] if lines else None
+
+
+def call_options(op, t, bias=False, transposed=False, batch=1):
+    """The API's description of a torch op as fresh.py ran it (the library's view follows from it)."""
+    torch_op = {"matmul": "matmul", "addmm": "addmm", "addmm_bias": "addmm", "linear": "linear",
+                "linear_bias": "linear", "bmm": "matmul", "baddbmm": "addmm", "matmul3d": "matmul",
+                "matmul4d": "matmul", "scaled_mm": "scaled_mm"}[op]
+    beta = 1.0 if op in ("addmm", "addmm_bias", "linear_bias", "baddbmm") else 0.0
+    call = mmaemu._call("cublaslt-h200", t, t, D_TYPE[t], 1.0, beta, None, None, False, "TN", None, torch_op, None,
+                        bias=bias, mat2_transposed=transposed)
+    call.batch = batch
+    return call
+
+
+def compare_config(op, t, m, n, k, bt, line):
+    """(logged arithmetic, rule's arithmetic, resolution dict, path agreement or None)."""
+    bias = op in ("addmm_bias", "linear_bias")
+    transposed = op in ("addmm_bias", "matmul4d")
+    call = call_options(op, t, bias=bias, transposed=transposed, batch=bt if op in BATCHED else 1)
+    res = json.loads(_mmaemu.resolve(call, m, n, k))
+    cfg = config_of(line)
+    logged = json.loads(_mmaemu.arithmetic(call, m, n, k, json.dumps(cfg)))
+    path = None
+    if bias:
+        predicted = res.get("call", {}).get("epilogue") == "bias"
+        path = predicted == ("EPILOGUE_BIAS" in line)
+    return logged, res, cfg, path
+
+
+def configs(args):
+    d = json.load(open(os.path.join(args.dir, "configs.json")))
+    lt = open(os.path.join(args.dir, "lt-log.txt"), "rb").read()
+    rows = collections.defaultdict(collections.Counter)
+    batched = collections.defaultdict(collections.Counter)
+    for c in d["calls"]:
+        key = (c["op"], c["type"])
+        if "refused" in c:
+            rows[key]["torch refused"] += 1
+            continue
+        line = matmul_line(lt[c["log"][0]:c["log"][1]].decode(errors="replace"))
+        if line is None:
+            rows[key]["no log line"] += 1
+            continue
+        logged, res, cfg, path = compare_config(c["op"], c["type"], c["m"], c["n"], c["k"], c["batch"], line)
+        r = rows[key]
+        r["calls"] += 1
+        if path is not None:
+            r["path as predicted"] += path
+        same = "arithmetic" in logged and logged["arithmetic"] == res.get("arithmetic")
+        r["same arithmetic"] += same
+        if "decline" in logged:
+            r["logged config declined"] += 1
+        if res.get("certain"):
+            r["certain"] += 1
+            r["certain but other arithmetic"] += not same and "arithmetic" in logged
+        if c["op"] in BATCHED:
+            b = batched[c["type"]]
+            b["calls"] += 1
+            b["same_arithmetic"] += same
+            if "batchCount" not in line:
+                b["logged without batchCount"] += 1
+    cols = ["calls", "torch refused", "path as predicted", "same arithmetic", "logged config declined", "certain",
+            "certain but other arithmetic"]
+    print("| op | type | " + " | ".join(cols) + " |")
+    print("|---|---|" + "---|" * len(cols))
+    for (op, t), r in sorted(rows.items()):
+        print(f"| {op} | {t} | " + " | ".join(str(r.get(k, 0)) for k in cols) + " |")
+    print()
+    for t, b in sorted(batched.items()):
+        print(f"batched {t}: {b['same_arithmetic']} of {b['calls']} ({100 * b['same_arithmetic'] / max(b['calls'], 1):.1f}%)"
+              f", logged without batchCount {b.get('logged without batchCount', 0)}")
+    if args.write_batched:
+        out = {"schema": "mmaemu-cublaslt-batched/1",
+               "source": args.source or os.path.abspath(args.dir),
+               "rule": "the single call's resolved configuration without split-K",
+               "types": {t: {"calls": b["calls"], "same_arithmetic": b["same_arithmetic"]} for t, b in sorted(batched.items())}}
+        with open(args.write_batched, "w") as f:
+            json.dump(out, f, indent=1)
+            f.write("\n")
+
+
+# --- replay ---------------------------------------------------------------------------------------
+
+def operands(c, torch):
+    """The call's operands as fresh.py drew them (CPU tensors), checked against their SHA-256."""
+    from fresh import run_op_inputs
+    inputs = run_op_inputs(c["op"], c["type"], np.random.default_rng(c["seed"]), c["m"], c["n"], c["k"], c["batch"])
+    for name, v in inputs.items():
+        iv = {torch.bfloat16: torch.int16, torch.float16: torch.int16, torch.float32: torch.int32}.get(v.dtype, torch.uint8)
+        got = hashlib.sha256(v.contiguous().view(iv).numpy().tobytes()).hexdigest()
+        if got != c["operands_sha256"][name]:
+            raise RuntimeError(f"call {c['id']}: operand {name} does not regenerate (SHA-256 differs)")
+    return inputs
+
+
+def emulated(c, inputs, torch, F):
+    """The whole result through mmaemu.torch.emulate(strict=True), as a user's model would run it."""
+    op, i = c["op"], inputs
+    with mmaemu.torch.emulate("cublaslt-h200", backend="cpu", strict=True, tf32=c["type"] == "tf32", progress=False):
+        if op == "matmul":
+            return torch.matmul(i["x"], i["w"])
+        if op == "addmm":
+            return torch.addmm(i["c"], i["x"], i["w"])
+        if op == "addmm_bias":
+            return torch.addmm(i["bias"], i["x"], i["w"].t())
+        if op == "linear":
+            return F.linear(i["x"], i["w"])
+        if op == "linear_bias":
+            return F.linear(i["x"], i["w"], i["bias"])
+        if op == "bmm":
+            return torch.bmm(i["x"], i["y"])
+        if op == "baddbmm":
+            return torch.baddbmm(i["c"], i["x"], i["y"])
+        if op == "matmul3d":
+            return torch.matmul(i["x"], i["y"])
+        if op == "matmul4d":
+            return torch.matmul(i["x"], i["y"].transpose(-1, -2))
+        if op == "scaled_mm":
+            return torch._scaled_mm(i["x"], i["w"].t(), scale_a=torch.tensor(0.5), scale_b=torch.tensor(2.0 ** -3),
+                                    out_dtype=torch.bfloat16)
+    raise ValueError(op)
+
+
+def sampled(c, inputs, torch):
+    """The sampled rows through mmaemu.torch_gemm(rows=...), with emulate(strict=True)'s arguments."""
+    op, i, t = c["op"], inputs, c["type"]
+    fmt = t if t != "e4m3" else "e4m3"
+    gate = mmaemu.CERTAINTY_GATE
+    out = []
+    for b, r in c["sample_rows"]:
+        kw = dict(mat1_type=fmt, mat2_type=fmt, out_type=D_TYPE[t], backend="cpu", min_certainty=gate, rows=[r])
+        if op == "matmul":
+            d = mmaemu.torch_gemm("matmul", i["x"], i["w"], **kw)
+        elif op == "addmm":
+            d = mmaemu.torch_gemm("addmm", i["x"], i["w"], i["c"], beta=1.0, **kw)
+        elif op == "addmm_bias":
+            d = mmaemu.torch_gemm("addmm", i["x"], i["w"].t(), i["bias"], beta=1.0, mat2_transposed=True, **kw)
+        elif op == "linear":
+            d = mmaemu.torch_gemm("linear", i["x"], i["w"].t(), **kw)
+        elif op == "linear_bias":
+            d = mmaemu.torch_gemm("linear", i["x"], i["w"].t(), i["bias"], **kw)
+        elif op in ("bmm", "matmul3d", "baddbmm"):
+            bt = c["batch"]
+            if bt == 1:
+                d = mmaemu.torch_gemm("addmm" if op == "baddbmm" else "matmul", i["x"][b], i["y"][b],
+                                      i["c"][b] if op == "baddbmm" else None, beta=1.0 if op == "baddbmm" else 0.0, **kw)
+            else:
+                d = mmaemu.torch_gemm("addmm" if op == "baddbmm" else "matmul", i["x"][b], i["y"][b],
+                                      i["c"][b] if op == "baddbmm" else None, beta=1.0 if op == "baddbmm" else 0.0,
+                                      batch=bt, **kw)
+        elif op == "matmul4d":
+            x = i["x"].reshape(-1, *i["x"].shape[-2:])
+            y = i["y"].reshape(-1, *i["y"].shape[-2:])
+            d = mmaemu.torch_gemm("matmul", x[b], y[b].t(), mat2_transposed=True, batch=c["batch"], **kw)
+        elif op == "scaled_mm":
+            d = mmaemu.torch_gemm("scaled_mm", i["x"], i["w"].t(), scale_a=0.5, scale_b=2.0 ** -3, **kw)
+        else:
+            raise ValueError(op)
+        out.append(d.reshape(-1))
+    return out
+
+
+def bits_np(t, torch):
+    iv = {torch.bfloat16: torch.int16, torch.float16: torch.int16, torch.float32: torch.int32}[t.dtype]
+    return t.contiguous().view(iv).numpy()
+
+
+def reason_of(message):
+    m = re.search(r"algorithm (\d+)", message)
+    if "not sure" in message:
+        return "uncertain configuration" + (" (batched)" if "batched call" in message else "")
+    if "no rules for cuBLASLt algorithm" in message and m:
+        return f"algorithm {m.group(1)} without rules"
+    if "not recorded" in message or "misses recorded bits" in message:
+        return "configuration without rules"
+    if "in D's buffer" in message:
+        return "addmm in-place epilogue"
+    if "refuses" in message:
+        return "library refuses"
+    return message[:80]
+
+
+def replay_one(c, args):
+    import torch
+    import torch.nn.functional as F
+    torch.set_num_threads(1)
+    v = {"id": c["id"], "op": c["op"], "type": c["type"], "m": c["m"], "n": c["n"], "k": c["k"], "batch": c["batch"]}
+    try:
+        inputs = operands(c, torch)
+        want = np.load(os.path.join(args.dir, "rows", f"{c['id']}.npy"))
+        macs = c["m"] * c["n"] * c["k"] * c["batch"]
+        if macs <= args.emulate_up_to:
+            v["path"] = "emulate"
+            d = emulated(c, inputs, torch, F)
+            flat = bits_np(d, torch).reshape(-1, d.shape[-2], d.shape[-1])
+            got = [flat[b, r] for b, r in c["sample_rows"]]
+        else:
+            v["path"] = "rows"
+            got = [bits_np(x, torch) for x in sampled(c, inputs, torch)]
+        bad = sum(int(np.count_nonzero(g.view(w.dtype) != w)) for g, w in zip(got, want))
+        v["verdict"] = "exact" if bad == 0 else "wrong"
+        v["bad_outputs"] = bad
+        v["outputs"] = int(sum(w.size for w in want))
+    except mmaemu.InputError as e:
+        v["verdict"] = "refused"
+        v["reason"] = reason_of(str(e))
+        v["message"] = str(e)[:400]
+    except Exception as e:  # a failure of this script, not a verdict
+        v["verdict"] = "error"
+        v["message"] = f"{type(e).__name__}: {e}"[:400]
+    return v
+
+
+def replay(args):
+    d = json.load(open(os.path.join(args.dir, "calls.json")))
+    todo = [c for c in d["calls"] if "refused" not in c]
+    if args.only:
+        todo = [c for c in todo if c["id"] in set(args.only)]
+    from concurrent.futures import ProcessPoolExecutor
+    with ProcessPoolExecutor(args.jobs) as pool:
+        verdicts = []
+        for v in pool.map(replay_one, todo, [args] * len(todo)):
+            verdicts.append(v)
+            if sys.stderr.isatty():
+                print(f"\r{len(verdicts)}/{len(todo)}", end="", file=sys.stderr)
+    table = collections.defaultdict(collections.Counter)
+    reasons = collections.Counter()
+    for v in verdicts:
+        table[(v["op"], v["type"])][v["verdict"]] += 1
+        if v["verdict"] == "refused":
+            reasons[(v["op"], v["type"], v["reason"])] += 1
+    cols = ["exact", "refused", "wrong", "error"]
+    print(f"calls drawn {len(d['calls'])}, torch refused {len(d['calls']) - len([c for c in d['calls'] if 'refused' not in c])}, "
+          f"replayed {len(verdicts)}")
+    print("| op | type | " + " | ".join(cols) + " |")
+    print("|---|---|" + "---|" * len(cols))
+    total = collections.Counter()
+    for (op, t), r in sorted(table.items()):
+        total.update(r)
+        print(f"| {op} | {t} | " + " | ".join(str(r.get(k, 0)) for k in cols) + " |")
+    print("| all | | " + " | ".join(str(total.get(k, 0)) for k in cols) + " |")
+    print()
+    print("| refused: op | type | reason | calls |")
+    print("|---|---|---|---|")
+    for (op, t, why), n in sorted(reasons.items()):
+        print(f"| {op} | {t} | {why} | {n} |")
+    for v in verdicts:
+        if v["verdict"] in ("wrong", "error"):
+            print(f"{v['verdict']}: call {v['id']} {v['op']} {v['type']} {v['m']}x{v['n']}x{v['k']} batch {v['batch']}"
+                  f" ({v.get('path')}): {v.get('bad_outputs', '')} {v.get('message', '')}")
+    if args.out:
+        with open(args.out, "w") as f:
+            json.dump({"table": {f"{op} {t}": dict(r) for (op, t), r in sorted(table.items())}, "calls": verdicts}, f,
+                      indent=1)
+            f.write("\n")
+
+
+def inplace(args):
+    import torch
+    d = json.load(open(os.path.join(args.dir, "inplace.json")))
+    lt = open(os.path.join(args.dir, "lt-log.txt"), "rb").read()
+    from fresh import operand_bits
+    print("| type | m x n x k | alpha | beta | configuration | model's epilogue | round(round(alpha acc) + beta C) |")
+    print("|---|---|---|---|---|---|---|")
+    for c in d["calls"]:
+        line = matmul_line(lt[c["log"][0]:c["log"][1]].decode(errors="replace"))
+        cfg = config_of(line)
+        t, m, n, k = c["type"], c["m"], c["n"], c["k"]
+        g = np.random.default_rng(c["seed"])
+        cb, xb, wb = operand_bits(g, (m, n), t), operand_bits(g, (m, k), t), operand_bits(g, (k, n), t)
+        want = np.load(os.path.join(args.dir, "t", f"{c['id']}.npy"))
+        dt = {"bf16": torch.bfloat16, "fp16": torch.float16}[t]
+        tens = lambda b: torch.from_numpy(b.view(np.int16)).view(dt)  # noqa: E731
+        call = call_options("addmm", t)
+        call.alpha, call.beta = c["alpha"], c["beta"]
+        model = mmaemu.library_gemm(np.ascontiguousarray(wb.T), np.ascontiguousarray(xb.T), np.ascontiguousarray(cb.T),
+                                    a_type=t, b_type=t, d_type=t, alpha=c["alpha"], beta=c["beta"], algo=cfg,
+                                    layout="NN", backend="cpu").T
+        # round(round(alpha * acc) + beta * C): the model with beta 0 gives round(alpha * acc)
+        acc = mmaemu.library_gemm(np.ascontiguousarray(wb.T), np.ascontiguousarray(xb.T), None, a_type=t, b_type=t,
+                                  d_type=t, alpha=c["alpha"], beta=0.0, algo=cfg, layout="NN", backend="cpu").T
+        cf = tens(np.ascontiguousarray(cb)).float()
+        alt = (tens(np.ascontiguousarray(acc).view(np.uint16)).float() + c["beta"] * cf).to(dt).view(torch.int16).numpy()
+        bad_model = int(np.count_nonzero(np.ascontiguousarray(model).view(np.uint16) != want))
+        bad_alt = int(np.count_nonzero(alt.view(np.uint16) != want))
+        desc = f"algo {cfg['algo_id']} split {cfg.get('split_k', 1)}"
+        print(f"| {t} | {m}x{n}x{k} | {c['alpha']} | {c['beta']} | {desc} | {bad_model} bad | {bad_alt} bad |")
+
+
+def main():
+    p = argparse.ArgumentParser()
+    p.add_argument("mode", choices=["configs", "replay", "inplace"])
+    p.add_argument("dir")
+    p.add_argument("--write-batched")
+    p.add_argument("--source", help="the measurement's provenance, for batched.json")
+    p.add_argument("--jobs", type=int, default=os.cpu_count())
+    p.add_argument("--emulate-up-to", type=float, default=2e8)
+    p.add_argument("--only", type=int, action="append")
+    p.add_argument("--out")
+    args = p.parse_args()
+    {"configs": configs, "replay": replay, "inplace": inplace}[args.mode](args)
+
+
+if __name__ == "__main__":
+    main()
