@@ -68,6 +68,10 @@ lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N
   call.M = M;
   call.N = N;
   call.K = K;
+  if (o.bias && o.torch_op.empty()) {  // the library's own view: C holds the bias broadcast along D's rows
+    if (o.beta != 1.0f) throw InputError("--beta", "with --bias, beta is 1 (C holds the bias vector broadcast along D's rows)");
+    call.bias = true;
+  }
   return call;
 }
 

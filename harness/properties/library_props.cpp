@@ -1,6 +1,6 @@
 // Properties of the library GEMM model (cuBLASLt on an H200, reference/library_gemm.hpp):
 //   library-engines-equal-reference: the kernels' engines (host; cuda where a GPU is) give the
-//     reference's bits for any call and algorithm configuration;
+//     reference's bits for any call and algorithm configuration (a bias epilogue under each reduction scheme included);
 //   library-one-slice: without split-K (alpha 1, beta 0) the call is the plain chain of its main-loop
 //     instruction from +0 (FP8 without fast accumulation: promoted into fp32 every 128 products),
 //     rounded once to D;
@@ -120,7 +120,8 @@ std::string describe(const LibraryCase& lc) {
   if (c.a == FormatId::e4m3 || c.a == FormatId::e5m2)
     s += " scale_a " + std::to_string(c.scale_a) + " scale_b " + std::to_string(c.scale_b) + (c.fast_accum ? " fast" : " promoted");
   s += " algo " + std::to_string(lc.algo.algo_id) + " split_k " + std::to_string(lc.algo.split_k) + " custom " +
-       std::to_string(lc.algo.custom) + " stage_k " + std::to_string(lc.algo.stage_k);
+       std::to_string(lc.algo.custom) + " stage_k " + std::to_string(lc.algo.stage_k) + " reduction " +
+       std::to_string(lc.algo.reduction) + (c.bias ? " epilogue bias" : "");
   const int wa = word_bytes(c.a), wb = word_bytes(c.b), wc = word_bytes(c.c);
   return s + " a=" + hex_list(lc.A.data(), lc.A.size(), wa) + " b=" + hex_list(lc.B.data(), lc.B.size(), wb) +
          " c=" + hex_list(lc.C.data(), lc.C.size(), wc);
@@ -152,10 +153,11 @@ void require_equal(const LibraryCase& lc, const std::vector<uint32_t>& want, con
                                               ", \"tile\": 0, \"stages\": 0, \"stages_name\": \"" +
                                               (lc.algo.stage_k ? std::to_string(lc.algo.stage_k) + "x1" : "") +
                                               "\", \"split_k\": " + std::to_string(lc.algo.split_k) +
-                                              ", \"reduction\": 0, \"custom\": " + std::to_string(lc.algo.custom) + "}\n");
+                                              ", \"reduction\": " + std::to_string(lc.algo.reduction) +
+                                              ", \"custom\": " + std::to_string(lc.algo.custom) + "}\n");
   std::string cmd = "mmaemu gemm --library cublaslt-h200 --a-type " + std::string(ref::format_name(c.a)) + " --b-type " +
                     std::string(ref::format_name(c.b)) + " --d-type " + std::string(ref::format_name(c.d)) +
-                    " --alpha " + std::to_string(c.alpha) + " --beta " + std::to_string(c.beta);
+                    " --alpha " + std::to_string(c.alpha) + " --beta " + std::to_string(c.beta) + (c.bias ? " --bias" : "");
   if (c.a == FormatId::e4m3 || c.a == FormatId::e5m2)
     cmd += " --scale-a " + std::to_string(c.scale_a) + " --scale-b " + std::to_string(c.scale_b) + (c.fast_accum ? " --fast-accum" : "");
   cmd += " --algo {dir}/algo.json --a {dir}/a.npy --b {dir}/b.npy --c {dir}/c.npy --out {dir}/d-" + engine + ".npy";
@@ -190,8 +192,20 @@ std::vector<GroupOutcome> check_engines(const Scope& scope, const Budget& budget
         lc.call.scale_a = *rc::gen::elementOf(std::vector<float>{1.0f, 0.25f, 3.0f});
         lc.call.scale_b = *rc::gen::elementOf(std::vector<float>{1.0f, 0.125f, 1.5f});
       }
+      // One case in four a bias epilogue (alpha 1, C the bias broadcast) under one of its reduction schemes.
+      if (!type.fp8() && *rc::gen::inRange(0, 4) == 0) {
+        lc.call.bias = true;
+        lc.call.alpha = lc.call.beta = 1.0f;
+      }
       lc.algo = draw_algo(lc.call, 8);
+      if (lc.call.bias && lc.algo.split_k > 1) {
+        lc.algo.reduction = *rc::gen::elementOf(std::vector<int>{1, 2, 4});
+        if (ref::model_declines(lc.call, lc.algo)) discard("a bias configuration the model declines");
+      }
       draw_family_operands_into(lc);
+      if (lc.call.bias)  // C as the bias epilogue reads it: one value per row of D
+        for (size_t m = 0; m < lc.call.M; ++m)
+          for (size_t n = 1; n < lc.call.N; ++n) lc.C[m * lc.call.N + n] = lc.C[m * lc.call.N];
       maybe_plant_low_payload_nan(lc);
       std::vector<uint32_t> got(lc.call.M * lc.call.N, kernels::kPoison);
       kernels::library_gemm(engine, lc.call, lc.algo, lc.A.data(), lc.B.data(), lc.C.data(), got.data());
