@@ -7,7 +7,7 @@
 #include <mutex>
 #include <set>
 
-#include "harness/api/batched.hpp"
+#include "harness/api/call_kinds.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/operands.hpp"
 #include "harness/cublaslt/lt_model.hpp"
@@ -32,10 +32,9 @@ const lt::Resolver& loaded_resolver(const std::string& file) {
   return it->second;
 }
 
-// The resolver's answer for the call; for a batched call, the batched rule's (batched.hpp).
+// The resolver's answer for the call; for a batched or bias call, its kind's rule (call_kinds.hpp).
 lt::Resolution resolution(const std::string& resolver, const lt::LtCall& call, const std::string& option) {
-  lt::Resolution r = loaded_resolver(resolver).resolve(call, option);
-  return call.batch > 1 ? resolve_batched(r, call, batched_certainty(resolver)) : r;
+  return resolve_call_kind(loaded_resolver(resolver).resolve(call, option), call, measured_call_kinds(resolver));
 }
 
 // A matrix operand's words after its dtype and shape check (rows, cols: 0 accepts any).

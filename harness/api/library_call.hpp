@@ -31,7 +31,7 @@ struct LibraryCallOptions {
   // --torch matmul or addmm: mat2 is a transposed view (stored as [n][k]), so the library sees TN.
   bool mat2_transposed = false;
   // --torch: a batched call (torch.bmm, baddbmm, matmul of batches) of this many products; the operands
-  // given are one of them, computed with the batched call's configuration (batched.hpp).
+  // given are one of them, computed with the batched call's configuration (call_kinds.hpp).
   size_t batch = 1;
   // --torch: only these rows of torch's D (every output is its own; the call is described, resolved and
   // checked with all m rows): D [rows.size(), n]. Empty: every row.

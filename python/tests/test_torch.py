@@ -2,6 +2,7 @@
 through the library profile, giving torch's bits as the H200 returned them, on the CPU."""
 from __future__ import annotations
 
+import json
 import numpy as np
 import pytest
 
@@ -95,3 +96,30 @@ def test_emulate_on_cuda_tensors_computes_on_the_device(torch_calls, call_id):
                                    use_fast_accum=call["fast_accum"])
     assert out.is_cuda and out.dtype == DTYPES[call["d"]]
     assert np.array_equal(bits(out.cpu()), np.ascontiguousarray(d_lib.T)), f"call {call_id} ({op})"
+
+
+def test_a_bias_goes_where_torch_sends_it():
+    """addmm with a 1-D input and linear with a bias: cuBLASLt's bias epilogue with a 1 MiB workspace limit
+    when beta is 1 and m, n, k exceed 1 (torch's Lt path), else a GEMM with the bias broadcast into C."""
+    call = mmaemu._call("cublaslt-h200", "bf16", "bf16", "bf16", 1.0, 1.0, None, None, False, "TN", None, "linear",
+                        bias=True)
+    on_lt = json.loads(mmaemu._mmaemu.resolve(call, 64, 128, 256))["call"]
+    assert on_lt.get("epilogue") == "bias" and on_lt["max_workspace"] == 1 << 20
+    one_row = json.loads(mmaemu._mmaemu.resolve(call, 1, 128, 256))["call"]
+    assert "epilogue" not in one_row and one_row["beta"] == 1.0 and one_row["max_workspace"] == 32 << 20
+
+
+def test_batched_products_each_take_the_batched_calls_configuration():
+    x = torch.randn(3, 16, 64).bfloat16()
+    y = torch.randn(3, 64, 24).bfloat16()
+    with mmaemu.torch.emulate(strict=False, progress=False):
+        d = torch.bmm(x, y)
+    for i in range(3):
+        one = mmaemu.torch_gemm("matmul", x[i], y[i], batch=3, backend="cpu")
+        assert torch.equal(d[i].view(torch.int16), one.view(torch.int16))
+    r = mmaemu.resolve(16, 24, 64, a_type="bf16", b_type="bf16", d_type="bf16", torch_op="matmul")
+    call = mmaemu._call("cublaslt-h200", "bf16", "bf16", "bf16", 1.0, 0.0, None, None, False, "TN", None, "matmul")
+    call.batch = 3
+    batched = json.loads(mmaemu._mmaemu.resolve(call, 16, 24, 64))
+    assert batched["config"]["split_k"] == 1 and batched["call"]["batch"] == 3
+    assert "a batched call" in batched["certainty_basis"] and r["config"]["algo_id"] == batched["config"]["algo_id"]

@@ -8,7 +8,8 @@
 configs: for each call, the configuration cuBLAS(Lt) logged against the resolver's answer for it, compared
 by the arithmetic the library model computes for each (ref::describe_plan: equal lines, equal bits), and
 whether torch took the path the API predicts (cuBLASLt's bias epilogue or a plain GEMM). Per operand
-type, the batched rule's measured agreement, written as the resolver's batched.json with --write-batched.
+type, the measured agreement of the rules for batched and bias calls, written as the resolver's
+call-kinds.json with --write-kinds (harness/api/call_kinds.hpp).
 
 replay: every call's operands regenerated from its seed (their SHA-256 checked), computed by mmaemu as a
 user computes it: through mmaemu.torch.emulate(strict=True) on CPU tensors for calls up to
@@ -76,7 +77,7 @@ def configs(args):
     d = json.load(open(os.path.join(args.dir, "configs.json")))
     lt = open(os.path.join(args.dir, "lt-log.txt"), "rb").read()
     rows = collections.defaultdict(collections.Counter)
-    batched = collections.defaultdict(collections.Counter)
+    kinds = {"batched": collections.defaultdict(collections.Counter), "bias": collections.defaultdict(collections.Counter)}
     for c in d["calls"]:
         key = (c["op"], c["type"])
         if "refused" in c:
@@ -98,12 +99,12 @@ def configs(args):
         if res.get("certain"):
             r["certain"] += 1
             r["certain but other arithmetic"] += not same and "arithmetic" in logged
-        if c["op"] in BATCHED:
-            b = batched[c["type"]]
+        kind = "batched" if c["op"] in BATCHED and c["batch"] > 1 else \
+            "bias" if res.get("call", {}).get("epilogue") == "bias" and "EPILOGUE_BIAS" in line else None
+        if kind:
+            b = kinds[kind][c["type"]]
             b["calls"] += 1
             b["same_arithmetic"] += same
-            if "batchCount" not in line:
-                b["logged without batchCount"] += 1
     cols = ["calls", "torch refused", "path as predicted", "same arithmetic", "logged config declined", "certain",
             "certain but other arithmetic"]
     print("| op | type | " + " | ".join(cols) + " |")
@@ -111,15 +112,17 @@ def configs(args):
     for (op, t), r in sorted(rows.items()):
         print(f"| {op} | {t} | " + " | ".join(str(r.get(k, 0)) for k in cols) + " |")
     print()
-    for t, b in sorted(batched.items()):
-        print(f"batched {t}: {b['same_arithmetic']} of {b['calls']} ({100 * b['same_arithmetic'] / max(b['calls'], 1):.1f}%)"
-              f", logged without batchCount {b.get('logged without batchCount', 0)}")
-    if args.write_batched:
-        out = {"schema": "mmaemu-cublaslt-batched/1",
+    for kind in sorted(kinds):
+        for t, b in sorted(kinds[kind].items()):
+            print(f"{kind} {t}: {b['same_arithmetic']} of {b['calls']} ({100 * b['same_arithmetic'] / max(b['calls'], 1):.1f}%)")
+    if args.write_kinds:
+        out = {"schema": "mmaemu-cublaslt-call-kinds/1",
                "source": args.source or os.path.abspath(args.dir),
-               "rule": "the single call's resolved configuration without split-K",
-               "types": {t: {"calls": b["calls"], "same_arithmetic": b["same_arithmetic"]} for t, b in sorted(batched.items())}}
-        with open(args.write_batched, "w") as f:
+               "rules": {"batched": "the single call's resolved configuration without split-K",
+                         "bias": "the resolved configuration of the call without the epilogue"},
+               "kinds": {kind: {t: {"calls": b["calls"], "same_arithmetic": b["same_arithmetic"]}
+                                for t, b in sorted(kinds[kind].items())} for kind in sorted(kinds)}}
+        with open(args.write_kinds, "w") as f:
             json.dump(out, f, indent=1)
             f.write("\n")
 
@@ -336,8 +339,8 @@ def main():
     p = argparse.ArgumentParser()
     p.add_argument("mode", choices=["configs", "replay", "inplace"])
     p.add_argument("dir")
-    p.add_argument("--write-batched")
-    p.add_argument("--source", help="the measurement's provenance, for batched.json")
+    p.add_argument("--write-kinds")
+    p.add_argument("--source", help="the measurement's provenance, for call-kinds.json")
     p.add_argument("--jobs", type=int, default=os.cpu_count())
     p.add_argument("--emulate-up-to", type=float, default=2e8)
     p.add_argument("--only", type=int, action="append")

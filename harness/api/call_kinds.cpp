@@ -1,0 +1,74 @@
+#include "harness/api/call_kinds.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <mutex>
+
+#include <nlohmann/json.hpp>
+
+#include "harness/core/errors.hpp"
+#include "harness/core/input_file.hpp"
+
+namespace mmaemu::api {
+
+const MeasuredCallKinds& measured_call_kinds(const std::filesystem::path& resolver_file) {
+  static std::mutex mutex;
+  static std::map<std::filesystem::path, MeasuredCallKinds> loaded;
+  const std::lock_guard<std::mutex> lock(mutex);
+  const std::filesystem::path file = resolver_file.parent_path() / "call-kinds.json";
+  if (auto it = loaded.find(file); it != loaded.end()) return it->second;
+  MeasuredCallKinds m;
+  if (std::filesystem::exists(file)) {
+    const std::string where = file.string();
+    try {
+      const nlohmann::json j = nlohmann::json::parse(read_input_file(file, "the call kinds' measurement"));
+      if (!j.is_object() || j.value("schema", "") != "mmaemu-cublaslt-call-kinds/1")
+        throw InputError(where, "schema is not mmaemu-cublaslt-call-kinds/1");
+      m.source = j.at("source").get<std::string>();
+      for (const auto& [kind, types] : j.at("kinds").items())
+        for (const auto& [type, a] : types.items())
+          m.kinds[kind][type] = {a.at("calls").get<size_t>(), a.at("same_arithmetic").get<size_t>()};
+    } catch (const nlohmann::json::exception& e) {
+      throw InputError(where, std::string("not a call kinds' measurement: ") + e.what());
+    }
+  }
+  return loaded.emplace(file, std::move(m)).first->second;
+}
+
+namespace {
+
+// The measured agreement of `kind` for the call's type as (certainty, its words for the basis line).
+std::pair<double, std::string> measured(const MeasuredCallKinds& m, const std::string& kind, const lt::LtCall& call) {
+  const std::string type(ref::format_name(call.a));
+  const auto k = m.kinds.find(kind);
+  const auto t = k == m.kinds.end() ? nullptr : &k->second;
+  const auto a = t ? t->find(type) : std::map<std::string, CallKindAgreement>::const_iterator{};
+  if (!t || a == t->end() || a->second.calls == 0) return {0.0, "not measured for " + type};
+  const double c = static_cast<double>(a->second.same_arithmetic) / static_cast<double>(a->second.calls);
+  char pct[32];
+  std::snprintf(pct, sizeof pct, "%.1f%%", 100 * c);
+  return {c, "whose arithmetic is the logged configuration's in " + std::to_string(a->second.same_arithmetic) + " of " +
+                 std::to_string(a->second.calls) + " recorded " + type + " calls (" + pct + ", " + m.source + ")"};
+}
+
+}  // namespace
+
+lt::Resolution resolve_call_kind(const lt::Resolution& plain, const lt::LtCall& call, const MeasuredCallKinds& m) {
+  lt::Resolution r = plain;
+  if (!r.config) return r;
+  if (call.batch > 1) {
+    r.config->split_k = 1;
+    r.config->reduction = 0;
+    r.config->workspace = 0;
+    const auto [c, words] = measured(m, "batched", call);
+    r.certainty = c;
+    r.basis = "a batched call: the single call's answer without split-K, a rule " + words;
+  } else if (call.bias) {
+    const auto [c, words] = measured(m, "bias", call);
+    r.basis = "a bias-epilogue call: " + r.basis + "; the answer without the epilogue, a rule " + words;
+    r.certainty = std::min(r.certainty, c);
+  }
+  return r;
+}
+
+}  // namespace mmaemu::api
