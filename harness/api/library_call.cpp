@@ -81,10 +81,11 @@ size_t torch_workspace(const std::string& torch_op) {
 
 // PyTorch's bias calls on an H100 (reports/h100/torch-uncovered Q1): addmm with a 1-D input and beta 1
 // and F.linear with a bias ran cublasLtMatmul with EPILOGUE_BIAS, beta 0 and a 1 MiB workspace limit;
-// addmm with beta 0.5 ran cuBLAS's GEMM with the bias broadcast into C. aten's Lt path also wants every
-// dimension above 1 (a 1-row call goes the cuBLAS way): checked on fresh calls (reports/h100/torch-fresh).
-bool torch_bias_epilogue(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {
-  return o.bias && o.beta == 1.0f && m > 1 && n > 1 && k > 1;
+// addmm with beta 0.5 ran cuBLAS's GEMM with the bias broadcast into C. A single row (m = 1) took the
+// epilogue too (1 x 4096 x 1104 in every type). aten's Lt path is taken to want mat2's dimensions (k, n)
+// above 1, as its source reads; no such call is recorded.
+bool torch_bias_epilogue(const LibraryCallOptions& o, size_t, size_t n, size_t k) {
+  return o.bias && o.beta == 1.0f && n > 1 && k > 1;
 }
 
 lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, size_t k) {

@@ -100,13 +100,14 @@ def test_emulate_on_cuda_tensors_computes_on_the_device(torch_calls, call_id):
 
 def test_a_bias_goes_where_torch_sends_it():
     """addmm with a 1-D input and linear with a bias: cuBLASLt's bias epilogue with a 1 MiB workspace limit
-    when beta is 1 and m, n, k exceed 1 (torch's Lt path), else a GEMM with the bias broadcast into C."""
+    when beta is 1 and n, k exceed 1 (torch's Lt path; a single row too), else a GEMM with the bias broadcast."""
     call = mmaemu._call("cublaslt-h200", "bf16", "bf16", "bf16", 1.0, 1.0, None, None, False, "TN", None, "linear",
                         bias=True)
     on_lt = json.loads(mmaemu._mmaemu.resolve(call, 64, 128, 256))["call"]
     assert on_lt.get("epilogue") == "bias" and on_lt["max_workspace"] == 1 << 20
-    one_row = json.loads(mmaemu._mmaemu.resolve(call, 1, 128, 256))["call"]
-    assert "epilogue" not in one_row and one_row["beta"] == 1.0 and one_row["max_workspace"] == 32 << 20
+    assert json.loads(mmaemu._mmaemu.resolve(call, 1, 128, 256))["call"].get("epilogue") == "bias"  # m = 1 too
+    one_column = json.loads(mmaemu._mmaemu.resolve(call, 64, 1, 256))["call"]
+    assert "epilogue" not in one_column and one_column["beta"] == 1.0 and one_column["max_workspace"] == 32 << 20
 
 
 def test_batched_products_each_take_the_batched_calls_configuration():
@@ -123,3 +124,27 @@ def test_batched_products_each_take_the_batched_calls_configuration():
     batched = json.loads(mmaemu._mmaemu.resolve(call, 16, 24, 64))
     assert batched["config"]["split_k"] == 1 and batched["call"]["batch"] == 3
     assert "a batched call" in batched["certainty_basis"] and r["config"]["algo_id"] == batched["config"]["algo_id"]
+
+
+def test_the_call_kinds_measurement_beside_the_resolver_is_read_and_a_malformed_one_named(tmp_path):
+    import shutil
+    resolver = mmaemu._resolver_of("cublaslt-h200")
+    shutil.copy(resolver, tmp_path / "resolver.json")
+
+    def batched_call(where=tmp_path):
+        call = mmaemu._mmaemu.LibraryCall("cublaslt-h200", "fp16", "fp16", "fp16", 1.0, 0.0, "", "", False, "TN", None,
+                                          str(where / "resolver.json"), "matmul", None)
+        call.batch = 4
+        return call
+    (tmp_path / "call-kinds.json").write_text(json.dumps({
+        "schema": "mmaemu-cublaslt-call-kinds/1", "source": "a test", "rules": {},
+        "kinds": {"batched": {"fp16": {"calls": 200, "same_arithmetic": 199}}}}))
+    r = json.loads(mmaemu._mmaemu.resolve(batched_call(), 64, 64, 64))
+    assert r["certainty"] == pytest.approx(0.995) and "199 of 200" in r["certainty_basis"]
+    bad = tmp_path / "bad"
+    bad.mkdir()
+    shutil.copy(resolver, bad / "resolver.json")
+    (bad / "call-kinds.json").write_text('{"schema": "mmaemu-cublaslt-call-kinds/1", "kinds": 3}')
+    call = batched_call(bad)
+    with pytest.raises(mmaemu.InputError, match="call-kinds.json"):
+        mmaemu._mmaemu.resolve(call, 64, 64, 64)

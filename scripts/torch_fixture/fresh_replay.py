@@ -46,23 +46,24 @@ def matmul_line(seg):
     return lines[-1] if lines else None
 
 
-def call_options(op, t, bias=False, transposed=False, batch=1):
+def call_options(op, t, bias=False, transposed=False, batch=1, alpha=1.0, beta=None):
     """The API's description of a torch op as fresh.py ran it (the library's view follows from it)."""
     torch_op = {"matmul": "matmul", "addmm": "addmm", "addmm_bias": "addmm", "linear": "linear",
                 "linear_bias": "linear", "bmm": "matmul", "baddbmm": "addmm", "matmul3d": "matmul",
                 "matmul4d": "matmul", "scaled_mm": "scaled_mm"}[op]
-    beta = 1.0 if op in ("addmm", "addmm_bias", "linear_bias", "baddbmm") else 0.0
-    call = mmaemu._call("cublaslt-h200", t, t, D_TYPE[t], 1.0, beta, None, None, False, "TN", None, torch_op, None,
+    if beta is None:
+        beta = 1.0 if op in ("addmm", "addmm_bias", "linear_bias", "baddbmm") else 0.0
+    call = mmaemu._call("cublaslt-h200", t, t, D_TYPE[t], alpha, beta, None, None, False, "TN", None, torch_op, None,
                         bias=bias, mat2_transposed=transposed)
     call.batch = batch
     return call
 
 
-def compare_config(op, t, m, n, k, bt, line):
+def compare_config(op, t, m, n, k, bt, line, alpha=1.0, beta=None):
     """(logged arithmetic, rule's arithmetic, resolution dict, path agreement or None)."""
     bias = op in ("addmm_bias", "linear_bias")
     transposed = op in ("addmm_bias", "matmul4d")
-    call = call_options(op, t, bias=bias, transposed=transposed, batch=bt if op in BATCHED else 1)
+    call = call_options(op, t, bias=bias, transposed=transposed, batch=bt if op in BATCHED else 1, alpha=alpha, beta=beta)
     res = json.loads(_mmaemu.resolve(call, m, n, k))
     cfg = config_of(line)
     logged = json.loads(_mmaemu.arithmetic(call, m, n, k, json.dumps(cfg)))
@@ -73,8 +74,41 @@ def compare_config(op, t, m, n, k, bt, line):
     return logged, res, cfg, path
 
 
+def from_explore(d):
+    """explore.py's calls (reports/h100/torch-uncovered) as configs entries: the batched and bias ones."""
+    out = []
+    for c in d["calls"]:
+        name, dims = c["name"].split("-", 1)
+        v = [int(x) for x in dims.split("x")] if name not in ("addmm_k0",) else []
+        e = {"id": c["id"], "type": c["type"], "log": c.get("log"), "alpha": 1.0, "beta": None}
+        if "refused" in c:
+            e["refused"] = c["refused"]
+        if name in ("bmm", "bmm_t", "baddbmm", "matmul_bcast_b"):
+            bt, m, n, k = v if name != "matmul_bcast_b" else v
+            e.update(op={"bmm": "bmm", "bmm_t": "matmul4d", "baddbmm": "baddbmm", "matmul_bcast_b": "bmm"}[name],
+                     m=m, n=n, k=k, batch=bt)
+            if name == "baddbmm":
+                e.update(alpha=0.125, beta=0.5)
+        elif name in ("matmul4d", "matmul4d_t"):
+            b0, h, m, n, k = v
+            e.update(op="bmm" if name == "matmul4d" else "matmul4d", m=m, n=n, k=k, batch=b0 * h)
+        elif name in ("addmm_bias", "linear_bias", "linear_bias_relu"):
+            m, n, k = v
+            e.update(op="addmm_bias" if name == "addmm_bias" else "linear_bias", m=m, n=n, k=k, batch=1)
+        elif name == "linear3d_bias":
+            b0, m, n, k = v
+            e.update(op="linear_bias", m=b0 * m, n=n, k=k, batch=1)
+        else:
+            continue
+        out.append(e)
+    return out
+
+
 def configs(args):
-    d = json.load(open(os.path.join(args.dir, "configs.json")))
+    if os.path.exists(os.path.join(args.dir, "configs.json")):
+        d = json.load(open(os.path.join(args.dir, "configs.json")))
+    else:
+        d = {"calls": from_explore(json.load(open(os.path.join(args.dir, "explore.json"))))}
     lt = open(os.path.join(args.dir, "lt-log.txt"), "rb").read()
     rows = collections.defaultdict(collections.Counter)
     kinds = {"batched": collections.defaultdict(collections.Counter), "bias": collections.defaultdict(collections.Counter)}
@@ -87,7 +121,8 @@ def configs(args):
         if line is None:
             rows[key]["no log line"] += 1
             continue
-        logged, res, cfg, path = compare_config(c["op"], c["type"], c["m"], c["n"], c["k"], c["batch"], line)
+        logged, res, cfg, path = compare_config(c["op"], c["type"], c["m"], c["n"], c["k"], c["batch"], line,
+                                                c.get("alpha", 1.0), c.get("beta"))
         r = rows[key]
         r["calls"] += 1
         if path is not None:
