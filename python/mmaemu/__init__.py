@@ -173,7 +173,7 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
                mat2_type: str | None = None, out_type: str | None = None, alpha: float = 1.0, beta: float = 0.0,
                scale_a=None, scale_b=None, fast_accum: bool = False, workspace: int | None = None,
                backend: str = "reference", min_certainty: float | None = None, mat2_transposed: bool = False,
-               batch: int = 1, rows=None):
+               batch: int = 1, rows=None, algo=None):
     """A PyTorch call as the library profile computes it: op is "matmul", "addmm", "linear" or
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input), or a bias vector [n] (addmm's 1-D input; linear's bias, with beta 1):
@@ -183,6 +183,8 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
     w.t() (the heuristic sees layout TN). batch (matmul, addmm): these operands are one product of a
     strided batched call of `batch` products (torch.bmm, baddbmm), which has its own configuration.
     rows: only these rows of D (the call described, resolved and checked whole): D [len(rows), n].
+    algo: the configuration cuBLASLt ran (a dict, as a recording or cuBLASLt's log gives it) instead of
+    the resolver's.
     With m, n or k = 0 torch calls no library, and neither does this: an empty D, or for k = 0 zeros
     (addmm: beta * input as at::mul computes it, beta rounded to the dtype first; beta 1: input itself).
     The call is described as cuBLASLt sees it (the library's A is mat2) and resolved as torch's would
@@ -203,13 +205,14 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
         call.rows = [int(r) for r in rows]
     # An empty operand (m, n or k = 0) calls no library: torch's own answer, computed on the host.
     empty = 0 in (mat1.shape[0], mat1.shape[1], mat2.shape[1])
+    config = None if algo is None else json.dumps(algo)
     if _arrays.on_cuda(mat1) and backend == "cuda" and not empty and rows is None:
-        return _on_device(call, None, (mat1, mat1_type, "mat1"), (mat2, mat2_type, "mat2"), (input, out_type, "input"),
+        return _on_device(call, config, (mat1, mat1_type, "mat1"), (mat2, mat2_type, "mat2"), (input, out_type, "input"),
                           out_type)
     if input is None:
         input = _arrays.zeros_like_result((mat1.shape[0], mat2.shape[1]), out_type)
     d = _mmaemu.library_gemm(_arrays.to_bits(mat1, mat1_type, "mat1"), _arrays.to_bits(mat2, mat2_type, "mat2"),
-                             _arrays.to_bits(input, out_type, "input"), call, None, backend)
+                             _arrays.to_bits(input, out_type, "input"), call, config, backend)
     return _arrays.from_bits(d, out_type, _arrays.kind_of(mat1))
 
 

@@ -204,14 +204,16 @@ def emulated(c, inputs, torch, F):
     raise ValueError(op)
 
 
-def sampled(c, inputs, torch):
-    """The sampled rows through mmaemu.torch_gemm(rows=...), with emulate(strict=True)'s arguments."""
+def sampled(c, inputs, torch, algo=None):
+    """The sampled rows through mmaemu.torch_gemm(rows=...), with emulate(strict=True)'s arguments, or
+    with the configuration cuBLAS(Lt) logged (algo)."""
     op, i, t = c["op"], inputs, c["type"]
     fmt = t if t != "e4m3" else "e4m3"
-    gate = mmaemu.CERTAINTY_GATE
+    gate = None if algo is not None else mmaemu.CERTAINTY_GATE
     out = []
     for b, r in c["sample_rows"]:
-        kw = dict(mat1_type=fmt, mat2_type=fmt, out_type=D_TYPE[t], backend="cpu", min_certainty=gate, rows=[r])
+        kw = dict(mat1_type=fmt, mat2_type=fmt, out_type=D_TYPE[t], backend="cpu", min_certainty=gate, rows=[r],
+                  algo=algo)
         if op == "matmul":
             d = mmaemu.torch_gemm("matmul", i["x"], i["w"], **kw)
         elif op == "addmm":
@@ -291,6 +293,25 @@ def replay_one(c, args):
     except Exception as e:  # a failure of this script, not a verdict
         v["verdict"] = "error"
         v["message"] = f"{type(e).__name__}: {e}"[:400]
+    # The library model alone: the sampled rows with the configuration cuBLAS(Lt) logged for the call.
+    try:
+        line = matmul_line(open(os.path.join(args.dir, "lt-log.txt"), "rb").read()[c["log"][0]:c["log"][1]]
+                           .decode(errors="replace"))
+        if line is None:
+            v["logged"] = "no library call"
+        else:
+            v["config"] = config_of(line)
+            got = [bits_np(x, torch) for x in sampled(c, inputs, torch, algo=v["config"])]
+            want = np.load(os.path.join(args.dir, "rows", f"{c['id']}.npy"))
+            bad = sum(int(np.count_nonzero(g.view(w.dtype) != w)) for g, w in zip(got, want))
+            v["logged"] = "exact" if bad == 0 else "wrong"
+            v["logged_bad_outputs"] = bad
+    except mmaemu.InputError as e:
+        v["logged"] = "refused"
+        v["logged_reason"] = reason_of(str(e))
+    except Exception as e:
+        v["logged"] = "error"
+        v["logged_message"] = f"{type(e).__name__}: {e}"[:400]
     return v
 
 
@@ -327,6 +348,21 @@ def replay(args):
     print("|---|---|---|---|")
     for (op, t, why), n in sorted(reasons.items()):
         print(f"| {op} | {t} | {why} | {n} |")
+    print()
+    logged = collections.defaultdict(collections.Counter)
+    for v in verdicts:
+        logged[(v["op"], v["type"])][v.get("logged", "-")] += 1
+    lcols = ["exact", "refused", "wrong", "error", "no library call"]
+    print("The library model with the configuration cuBLAS(Lt) logged (no resolver):")
+    print("| op | type | " + " | ".join(lcols) + " |")
+    print("|---|---|" + "---|" * len(lcols))
+    for (op, t), r in sorted(logged.items()):
+        print(f"| {op} | {t} | " + " | ".join(str(r.get(k, 0)) for k in lcols) + " |")
+    for v in verdicts:
+        if v.get("logged") in ("wrong", "error"):
+            print(f"logged {v['logged']}: call {v['id']} {v['op']} {v['type']} {v['m']}x{v['n']}x{v['k']} batch {v['batch']}"
+                  f" {v.get('config', {}).get('algo_id')} split {v.get('config', {}).get('split_k')}"
+                  f" red {v.get('config', {}).get('reduction')}: {v.get('logged_bad_outputs', '')} {v.get('logged_message', '')}")
     for v in verdicts:
         if v["verdict"] in ("wrong", "error"):
             print(f"{v['verdict']}: call {v['id']} {v['op']} {v['type']} {v['m']}x{v['n']}x{v['k']} batch {v['batch']}"
