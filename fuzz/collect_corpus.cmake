@@ -165,6 +165,9 @@ if(NOT EXISTS "${CORPUS_DIR}/resolver/small-tree.json")
 \"aligned\":[0.5,0.995],\"unaligned\":[0.4,0.98],\"aligned_queries\":[10,20],\"unaligned_queries\":[11,21]}}]}\n")
 endif()
 
+# The call kinds' measurement beside the resolver, as shipped.
+seed(call_kinds "${S}/fixtures/cublaslt-h200/heuristic/call-kinds.json")
+
 # The third-party archive is not in the repository (and is megabytes): a synthetic one of the same
 # layout (harness/external/km_archive.hpp), as a plain tar (its text is what the fuzzer mutates
 # best) and as .tar.xz (the shipped form, through libarchive's decompressor).

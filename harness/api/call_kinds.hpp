@@ -9,8 +9,9 @@
 //   answer for the call without the epilogue; its certainty is the lower of the resolver's and the
 //   measured one.
 // Measured: `call-kinds.json` beside the resolver (scripts/torch_fixture/fresh_replay.py configs), per kind
-// and operand type, the share of recorded calls whose logged configuration computes the same arithmetic
-// as the rule's (ref::describe_plan). A kind or type not measured has certainty 0: strict refuses it.
+// and operand type, among recorded calls whose rule answer the model computes, how many logged a
+// configuration of the same arithmetic (ref::describe_plan); the certainty is (agreeing + 1) / (calls + 2).
+// A kind or type not measured has certainty 0: strict refuses it.
 #pragma once
 #include <filesystem>
 #include <map>
@@ -31,8 +32,11 @@ struct MeasuredCallKinds {
   std::string source;  // where the measurement comes from, for the basis line
 };
 
-// call-kinds.json beside `resolver_file`, read once per process; absent: nothing measured. InputError
-// naming the file when it is malformed.
+// A call kinds' measurement file (schema mmaemu-cublaslt-call-kinds/1); InputError naming the file when it
+// is unreadable or malformed.
+MeasuredCallKinds read_call_kinds(const std::filesystem::path& file);
+
+// call-kinds.json beside `resolver_file` (read_call_kinds), read once per process; absent: nothing measured.
 const MeasuredCallKinds& measured_call_kinds(const std::filesystem::path& resolver_file);
 
 // The resolution for a call of a kind above, from the resolver's answer for the call (unchanged for a

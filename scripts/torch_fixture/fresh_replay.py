@@ -8,8 +8,9 @@
 configs: for each call, the configuration cuBLAS(Lt) logged against the resolver's answer for it, compared
 by the arithmetic the library model computes for each (ref::describe_plan: equal lines, equal bits), and
 whether torch took the path the API predicts (cuBLASLt's bias epilogue or a plain GEMM). Per operand
-type, the measured agreement of the rules for batched and bias calls, written as the resolver's
-call-kinds.json with --write-kinds (harness/api/call_kinds.hpp).
+type, among the calls whose rule answer the model computes (a declined answer is refused anyway), the
+measured agreement of the rules for batched and bias calls, written as the resolver's call-kinds.json
+with --write-kinds (harness/api/call_kinds.hpp).
 
 replay: every call's operands regenerated from its seed (their SHA-256 checked), computed by mmaemu as a
 user computes it: through mmaemu.torch.emulate(strict=True) on CPU tensors for calls up to
@@ -136,7 +137,9 @@ def configs(args):
             r["certain but other arithmetic"] += not same and "arithmetic" in logged
         kind = "batched" if c["op"] in BATCHED and c["batch"] > 1 else \
             "bias" if res.get("call", {}).get("epilogue") == "bias" and "EPILOGUE_BIAS" in line else None
-        if kind:
+        # Only answers the model would compute count: an answer it declines is refused whatever its
+        # certainty, so it can never give wrong bits.
+        if kind and "arithmetic" in res:
             b = kinds[kind][c["type"]]
             b["calls"] += 1
             b["same_arithmetic"] += same
