@@ -97,7 +97,9 @@ lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, 
   std::swap(lib.a_type, lib.b_type);    // the library's A is torch's mat2
   std::swap(lib.scale_a, lib.scale_b);  // and torch's scale_b is the library's scale_a
   if (o.torch_op == "matmul" || o.torch_op == "addmm") {
-    lib.layout = o.mat2_transposed ? "TN" : "NN";
+    if (o.mat1_transposed && o.mat2_transposed)
+      throw InputError("--mat1-transposed", "both operands transposed views: cuBLAS sees TT, which the resolver was not fitted on");
+    lib.layout = o.mat2_transposed ? "TN" : o.mat1_transposed ? "NT" : "NN";
   } else if (o.torch_op == "linear" || o.torch_op == "scaled_mm") {
     lib.layout = "TN";
   } else {

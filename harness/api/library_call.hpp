@@ -28,8 +28,10 @@ struct LibraryCallOptions {
   // --torch: the input is a bias vector (addmm with a 1-D input, linear with a bias), given broadcast
   // to torch's [m, n] (torch_bias_epilogue says whether cuBLASLt's bias epilogue adds it).
   bool bias = false;
-  // --torch matmul or addmm: mat2 is a transposed view (stored as [n][k]), so the library sees TN.
+  // --torch matmul or addmm: mat2 is a transposed view (stored as [n][k]), so the library sees TN;
+  // mat1 a transposed view (stored as [k][m]): NT. Both: TT, which the resolver has no answers for.
   bool mat2_transposed = false;
+  bool mat1_transposed = false;
   // --torch: a batched call (torch.bmm, baddbmm, matmul of batches) of this many products; the operands
   // given are one of them, computed with the batched call's configuration (call_kinds.hpp).
   size_t batch = 1;

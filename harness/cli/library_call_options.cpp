@@ -16,6 +16,7 @@ void add_library_call_options(CLI::App* cmd, api::LibraryCallOptions& o, CLI::Op
   need(cmd->add_option("--workspace", o.workspace, "The workspace limit the heuristic plans for, bytes (default 32 MiB; with --torch, torch's: 1 MiB for scaled_mm)"));
   need(cmd->add_flag("--bias", o.bias, "cuBLASLt's bias epilogue: C is the bias vector broadcast along D's rows, with --beta 1 (with --torch addmm or linear: the input is, and the epilogue is taken where torch takes it)"));
   need(cmd->add_flag("--mat2-transposed", o.mat2_transposed, "--torch matmul or addmm: mat2 is a transposed view (the library sees TN)"));
+  need(cmd->add_flag("--mat1-transposed", o.mat1_transposed, "--torch matmul or addmm: mat1 is a transposed view (the library sees NT)"));
   need(cmd->add_option("--batch", o.batch, "--torch matmul or addmm: one product of a strided batched call of this many (torch.bmm, baddbmm)"));
   need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
   need(cmd->add_option("--min-certainty", o.min_certainty,

@@ -116,7 +116,7 @@ def _type_of(x, given: str | None, role: str) -> str:
 
 
 def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op,
-          min_certainty=None, bias=False, mat2_transposed=False):
+          min_certainty=None, bias=False, mat2_transposed=False, mat1_transposed=False):
     def scale_text(s):
         if s is None:
             return ""
@@ -127,6 +127,7 @@ def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_a
                                torch_op, None if min_certainty is None else float(min_certainty))
     call.bias = bool(bias)
     call.mat2_transposed = bool(mat2_transposed)
+    call.mat1_transposed = bool(mat1_transposed)
     return call
 
 
@@ -173,14 +174,14 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
                mat2_type: str | None = None, out_type: str | None = None, alpha: float = 1.0, beta: float = 0.0,
                scale_a=None, scale_b=None, fast_accum: bool = False, workspace: int | None = None,
                backend: str = "reference", min_certainty: float | None = None, mat2_transposed: bool = False,
-               batch: int = 1, rows=None, algo=None):
+               batch: int = 1, rows=None, algo=None, mat1_transposed: bool = False):
     """A PyTorch call as the library profile computes it: op is "matmul", "addmm", "linear" or
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input), or a bias vector [n] (addmm's 1-D input; linear's bias, with beta 1):
     cuBLASLt's bias epilogue where torch hands it the bias (beta 1, n and k above 1), else a GEMM
     with the bias broadcast into C; scale_a, scale_b _scaled_mm's per-tensor scales (mat1's, mat2's).
     mat2_transposed (matmul, addmm): mat2 is a transposed view of an [n, k] matrix, as torch passes
-    w.t() (the heuristic sees layout TN). batch (matmul, addmm): these operands are one product of a
+    w.t() (the heuristic sees layout TN); mat1_transposed: mat1 is one (NT). batch (matmul, addmm): these operands are one product of a
     strided batched call of `batch` products (torch.bmm, baddbmm), which has its own configuration.
     rows: only these rows of D (the call described, resolved and checked whole): D [len(rows), n].
     algo: the configuration cuBLASLt ran (a dict, as a recording or cuBLASLt's log gives it) instead of
@@ -199,7 +200,7 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
             beta = 1.0
         input = _arrays.broadcast_rows(input, mat1.shape[0])
     call = _call(profile, mat1_type, mat2_type, out_type, alpha, beta, scale_a, scale_b, fast_accum, "TN", workspace, op,
-                 min_certainty, bias=bias, mat2_transposed=mat2_transposed)
+                 min_certainty, bias=bias, mat2_transposed=mat2_transposed, mat1_transposed=mat1_transposed)
     call.batch = int(batch)
     if rows is not None:
         call.rows = [int(r) for r in rows]

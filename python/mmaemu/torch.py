@@ -83,14 +83,17 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
             if input is not None and input.dim() == 2 and tuple(input.shape) != (x.shape[0], mat2.shape[1]):
                 input = input.expand(x.shape[0], mat2.shape[1])  # a broadcast input: torch expands it for cuBLAS
             # mat2 stored as [n, k] (w.t()): torch hands cuBLAS the transposed layout.
-            transposed = op in ("matmul", "addmm") and mat2.shape[0] > 1 and mat2.shape[1] > 1 and \
-                not mat2.is_contiguous() and mat2.t().is_contiguous()
+            def transposed_view(t):
+                return t.dim() == 2 and t.shape[0] > 1 and t.shape[1] > 1 and not t.is_contiguous() and \
+                    t.t().is_contiguous()
+            transposed = op in ("matmul", "addmm") and transposed_view(mat2)
+            mat1_transposed = op in ("matmul", "addmm") and transposed_view(mat1)
             started = time.perf_counter()
             from . import CERTAINTY_GATE
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
                            alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
                            workspace=workspace, backend=backend, min_certainty=CERTAINTY_GATE if strict else None,
-                           mat2_transposed=transposed, batch=batch)
+                           mat2_transposed=transposed, mat1_transposed=mat1_transposed, batch=batch)
             took = time.perf_counter() - started
             self.calls += 1
             self.seconds += took

@@ -203,6 +203,7 @@ NB_MODULE(_mmaemu, m) {
            "min_certainty"_a.none() = nb::none())
       .def_rw("bias", &api::LibraryCallOptions::bias)
       .def_rw("mat2_transposed", &api::LibraryCallOptions::mat2_transposed)
+      .def_rw("mat1_transposed", &api::LibraryCallOptions::mat1_transposed)
       .def_rw("batch", &api::LibraryCallOptions::batch)
       .def_rw("rows", &api::LibraryCallOptions::rows);
 
