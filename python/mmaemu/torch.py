@@ -182,6 +182,11 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
                     raise InputError(f"mmaemu.torch.emulate({profile!r}): {name}: {why}") from None
                 warnings.warn(f"mmaemu: {name} runs natively: {why}", stacklevel=3)
                 out = NotImplemented
+            except InputError as why:  # the library model declines the call (a kernel without rules, ...)
+                if strict:
+                    raise
+                warnings.warn(f"mmaemu: {getattr(func, '__name__', str(func))} runs natively: {why}", stacklevel=3)
+                out = NotImplemented
             if out is NotImplemented:
                 return func(*args, **kwargs)
             return out

@@ -148,3 +148,16 @@ def test_the_call_kinds_measurement_beside_the_resolver_is_read_and_a_malformed_
     call = batched_call(bad)
     with pytest.raises(mmaemu.InputError, match="call-kinds.json"):
         mmaemu._mmaemu.resolve(call, 64, 64, 64)
+
+
+def test_a_call_the_model_declines_runs_natively_when_not_strict():
+    """fp32 at 5 x 7 x 9 runs a kernel without rules (the resolver's answer): refused under strict, run
+    natively with a warning otherwise, as for the calls the Python side refuses."""
+    x, w = torch.randn(5, 9), torch.randn(9, 7)
+    with mmaemu.torch.emulate(progress=False, tf32=False):
+        with pytest.raises(mmaemu.InputError, match="algorithm"):
+            torch.matmul(x, w)
+    with mmaemu.torch.emulate(strict=False, progress=False, tf32=False):
+        with pytest.warns(UserWarning, match="runs natively"):
+            out = torch.matmul(x, w)
+    assert torch.equal(out, torch.matmul(x, w))
