@@ -101,6 +101,19 @@ struct CallDescriptors {
       lt_check(cublasLtMatrixLayoutCreate(&b.h, storage_type(call.b), K, N, static_cast<int64_t>(K)), "layout B");
     lt_check(cublasLtMatrixLayoutCreate(&c.h, storage_type(call.c), M, N, static_cast<int64_t>(M)), "layout C");
     lt_check(cublasLtMatrixLayoutCreate(&d.h, storage_type(call.d), M, N, static_cast<int64_t>(M)), "layout D");
+    if (call.batch > 1) {  // strided batched, the products packed one after another (as torch's are)
+      const int32_t count = static_cast<int32_t>(call.batch);
+      const int64_t a_stride = static_cast<int64_t>(M * K), b_stride = static_cast<int64_t>(K * N),
+                    cd_stride = static_cast<int64_t>(M * N);
+      for (auto [layout, stride] : {std::pair{a.h, a_stride}, {b.h, b_stride}, {c.h, cd_stride}, {d.h, cd_stride}}) {
+        lt_check(cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_BATCH_COUNT, &count, sizeof count),
+                 "layout batch count");
+        lt_check(cublasLtMatrixLayoutSetAttribute(layout, CUBLASLT_MATRIX_LAYOUT_STRIDED_BATCH_OFFSET, &stride,
+                                                  sizeof stride),
+                 "layout batch stride");
+      }
+    }
+    if (call.bias) set(CUBLASLT_MATMUL_DESC_EPILOGUE, CUBLASLT_EPILOGUE_BIAS);  // a bias of D's type
     lt_check(cublasLtMatmulPreferenceCreate(&pref.h), "cublasLtMatmulPreferenceCreate");
     lt_check(cublasLtMatmulPreferenceSetAttribute(pref.h, CUBLASLT_MATMUL_PREF_MAX_WORKSPACE_BYTES, &workspace,
                                                   sizeof workspace),

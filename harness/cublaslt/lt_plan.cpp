@@ -57,6 +57,8 @@ struct Group {
   std::optional<ForcedConfigs> forced;
   std::vector<Layout> layouts = {Layout::tn};
   std::vector<size_t> workspaces = {0};  // 0: the session's
+  std::vector<size_t> batches = {1};      // table_only: strided batched calls of this many products
+  std::vector<bool> bias = {false};       // table_only: with CUBLASLT_EPILOGUE_BIAS or without
 };
 
 // A list of whole numbers (>= lowest) at `list`, each error at its own position.
@@ -121,7 +123,8 @@ Group read_group(const YAML::Node& node, const std::string& file, const std::fil
       optional_key("scales", ValueType::string_list), optional_key("fast_accum", ValueType::sequence),
       required_key("families", ValueType::string_list), optional_key("run", ValueType::boolean),
       optional_key("configs", ValueType::mapping),   optional_key("layouts", ValueType::string_list),
-      optional_key("workspaces", ValueType::sequence), optional_key("table_only", ValueType::boolean)};
+      optional_key("workspaces", ValueType::sequence), optional_key("table_only", ValueType::boolean),
+      optional_key("batches", ValueType::sequence),   optional_key("epilogues", ValueType::string_list)};
   const SchemaValues v = check_mapping(node, file, schema, "group", dir);
   Group g;
   g.name = v.at("name").text;
@@ -191,6 +194,22 @@ Group read_group(const YAML::Node& node, const std::string& file, const std::fil
   }
   if (node["workspaces"]) g.workspaces = whole_numbers(node["workspaces"], file, 0);
   if (v.count("table_only")) g.table_only = v.at("table_only").flag;
+  // Batched and bias calls are asked of the heuristic only: the recorder runs plain calls.
+  if (node["batches"]) {
+    if (!g.table_only) throw InputError(where(file, node["batches"]), "batches: only in table_only groups");
+    g.batches = whole_numbers(node["batches"], file, 1);
+  }
+  if (node["epilogues"]) {
+    if (!g.table_only) throw InputError(where(file, node["epilogues"]), "epilogues: only in table_only groups");
+    g.bias.clear();
+    const YAML::Node list = node["epilogues"];
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string e = list[i].as<std::string>();
+      if (e != "none" && e != "bias") throw InputError(where_item(file, list, i), "unknown epilogue '" + e + "' (none, bias)");
+      g.bias.push_back(e == "bias");
+    }
+    if (g.bias.empty()) throw InputError(where(file, list), "empty list");
+  }
   if (g.table_only && g.run)
     throw InputError(v.at("table_only").where, "table_only groups ask the heuristic only: set run: false");
   if (g.types.empty() || g.shapes.empty() || g.scalars.empty() || g.families.empty() || g.fast.empty())
@@ -234,9 +253,13 @@ LtPlan load_plan(const std::filesystem::path& file) {
             for (const bool fast : (t.is_fp8() ? g.fast : std::vector<bool>{false}))
               for (const auto fam : g.families)
                 for (const Layout layout : g.layouts)
-                  for (const size_t workspace : g.workspaces) {
+                  for (const size_t workspace : g.workspaces)
+                    for (const size_t batch : g.batches)
+                      for (const bool bias : g.bias) {
                 PlannedCall p;
                 p.call = t;
+                p.call.batch = batch;
+                p.call.bias = bias;
                 p.call.layout = layout;
                 p.call.max_workspace = workspace;
                 p.table_only = g.table_only;

@@ -16,6 +16,8 @@
 //       layouts: [TN, NN, NT]           # heuristic-only groups: the layouts to ask for (default TN)
 //       workspaces: [0, 1048576]        # the workspace limits to ask with (0: the session's; default 0)
 //       table_only: true                # heuristic-only calls into heuristic.csv, one line each
+//       batches: [1, 24]                # table_only: strided batched calls of this many products
+//       epilogues: [none, bias]         # table_only: with CUBLASLT_EPILOGUE_BIAS or without
 //     (shape_grid: {M: [1, 16], N: [4096], K: [128, 4096]} instead of shapes: every combination)
 //       configs:                        # optional, instead of the heuristic's first N: the first
 //         algo: 55                      #   algorithm with this id the heuristic offers, run once per

@@ -48,20 +48,21 @@ class HeuristicTable {
   explicit HeuristicTable(const std::filesystem::path& file) : out_(file) {
     if (!out_) throw std::runtime_error("cannot write " + file.string());
     out_ << "group,a,b,d,compute,layout,max_workspace,m,n,k,fast_accum,alpha,beta,algo,tile,stages,split_k,reduction,swizzle,"
-            "custom,inner_shape,cluster,workspace,tile_name,stages_name,refused\n";
+            "custom,inner_shape,cluster,workspace,tile_name,stages_name,refused,batch,epilogue\n";
   }
   void add(const PlannedCall& p, const std::vector<LtChoice>& offered, const std::string& why) {
     const LtCall& c = p.call;
     out_ << p.group << ',' << ref::format_name(c.a) << ',' << ref::format_name(c.b) << ',' << ref::format_name(c.d) << ','
          << compute_name(c.compute) << ',' << layout_name(c.layout) << ',' << c.max_workspace << ',' << c.M << ','
          << c.N << ',' << c.K << ',' << (c.fast_accum ? 1 : 0) << ',' << c.alpha << ',' << c.beta << ',';
+    const std::string kind = "," + std::to_string(c.batch) + "," + (c.bias ? "bias" : "none") + "\n";
     if (offered.empty()) {
-      out_ << ",,,,,,,,,,,," << why << '\n';
+      out_ << ",,,,,,,,,,,," << why << kind;
     } else {
       const LtAlgoConfig& a = offered.front().config;
       out_ << a.algo_id << ',' << a.tile << ',' << a.stages << ',' << a.split_k << ',' << a.reduction << ','
            << a.swizzle << ',' << a.custom << ',' << a.inner_shape << ',' << a.cluster << ',' << a.workspace << ','
-           << a.tile_name << ',' << a.stages_name << ",\n";
+           << a.tile_name << ',' << a.stages_name << "," << kind;
     }
     if (++lines_ % 4096 == 0) out_.flush();
   }

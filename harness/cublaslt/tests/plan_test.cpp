@@ -181,5 +181,44 @@ groups:
   EXPECT_TRUE(std::all_of(shipped.calls.begin(), shipped.calls.end(), [](const PlannedCall& p) { return p.table_only; }));
 }
 
+TEST(LtPlan, HeuristicSweepsAskBatchedAndBiasCallsButRunNone) {
+  const auto good = write_plan("batched.yaml", R"(plan: t
+groups:
+  - name: sweep
+    types: ["bf16 bf16 bf16 32F"]
+    shapes: [77x77x64]
+    scalars: ["1 0"]
+    families: [realistic]
+    run: false
+    table_only: true
+    batches: [1, 24]
+    epilogues: [none, bias]
+)");
+  const LtPlan plan = load_plan(good);
+  ASSERT_EQ(plan.calls.size(), 4u);
+  EXPECT_EQ(plan.calls[0].call.batch, 1u);
+  EXPECT_FALSE(plan.calls[0].call.bias);
+  EXPECT_TRUE(plan.calls[1].call.bias);
+  EXPECT_EQ(plan.calls[3].call.batch, 24u);
+  EXPECT_TRUE(plan.calls[3].call.bias);
+  // The recorder runs plain calls only: a group that would run batched calls is an error at its line.
+  const auto runs = write_plan("batched_run.yaml", R"(plan: t
+groups:
+  - name: g
+    types: ["bf16 bf16 fp32 32F"]
+    shapes: [16x16x64]
+    scalars: ["1 0"]
+    families: [realistic]
+    batches: [2]
+)");
+  try {
+    load_plan(runs);
+    FAIL() << "a run group with batches loaded";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("batched_run.yaml:8"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("table_only"), std::string::npos) << e.what();
+  }
+}
+
 }  // namespace
 }  // namespace mmaemu::lt
