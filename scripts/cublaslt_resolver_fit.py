@@ -118,6 +118,10 @@ def load(files):
               for f in files]
     d = pd.concat(frames, ignore_index=True)
     d = d[d["beta"] == "0"].copy()
+    # Plain calls only: batched and bias-epilogue answers (columns batch and epilogue, newer sweeps) are
+    # the call kinds' own (harness/api/call_kinds.hpp).
+    if "batch" in d:
+        d = d[d["batch"].isin(["", "1"]) & d["epilogue"].isin(["", "none"])].copy()
     for c in ("m", "n", "k", "max_workspace"):
         d[c] = d[c].astype(int)
     d = d[d["max_workspace"].isin(WORKSPACES.keys())].copy()  # the limits the resolver answers for
