@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 
 #include "harness/cublaslt/lt_plan.hpp"
+#include "harness/cublaslt/lt_model.hpp"
 #include "harness/cublaslt/lt_recording.hpp"
+#include "mmaemu/reference/library_gemm.hpp"
 #include <sys/wait.h>
 
 #include <array>
@@ -622,6 +624,49 @@ TEST(LibraryGemmCli, ACallOutsideTheResolverOrTheModelIsExit2) {
   o = run(library_args(call, dir) + " --workspace 5000");
   EXPECT_EQ(o.status, 2) << o.output;
   EXPECT_NE(o.output.find("workspace"), std::string::npos) << o.output;
+}
+
+// cuBLASLt's bias epilogue from the command line: --bias with beta 1 (C holds the bias broadcast) gives
+// the library model's bits for the configuration given; another beta is exit 2 naming --beta; a torch
+// bias call is described as torch sends it (EPILOGUE_BIAS, a 1 MiB workspace limit) and its answer's
+// certainty says it is a bias call's.
+TEST(LibraryGemmCli, TheBiasEpilogueIsDescribedAndComputed) {
+  TempDir dir;
+  mmaemu::lt::LtCall call;
+  call.a = call.b = call.c = call.d = mmaemu::ref::FormatId::bf16;
+  call.M = 8;
+  call.N = 6;
+  call.K = 200;
+  call.beta = 1.0f;
+  call.bias = true;
+  auto ops = mmaemu::lt::generate_operands(call, mmaemu::gen::Family::realistic, 3);
+  for (size_t m = 0; m < call.M; ++m)  // the bias broadcast along D's rows
+    for (size_t n = 1; n < call.N; ++n) ops.c[m * call.N + n] = ops.c[m * call.N];
+  write_operands(dir, ops, call);
+  std::ofstream(dir.file("algo.json")) << R"({"algo_id": 23, "tile": 0, "stages": 0, "split_k": 2, "reduction": 1, "custom": 0, "stages_name": "64x1"})";
+  std::string args = library_args(call, dir);
+  args = args.substr(0, args.size() - std::string(" --algo auto").size()) + " --algo " + dir.file("algo.json");
+  Outcome o = run(args + " --bias");
+  ASSERT_EQ(o.status, 0) << o.output;
+  mmaemu::ref::LibraryAlgo algo;
+  algo.algo_id = 23;
+  algo.split_k = 2;
+  algo.reduction = 1;
+  algo.stage_k = 64;
+  std::vector<uint32_t> want(call.M * call.N);
+  mmaemu::ref::library_gemm(mmaemu::lt::library_call(call), algo, ops.a.data(), ops.b.data(), ops.c.data(), want.data());
+  EXPECT_EQ(mmaemu::read_npy(dir.file("d.npy")).values, want);
+  call.beta = 0.0f;
+  o = run(library_args(call, dir) + " --bias");
+  EXPECT_EQ(o.status, 2) << o.output;
+  EXPECT_NE(o.output.find("--beta"), std::string::npos) << o.output;
+  const Outcome r = run("resolve --library cublaslt-h200 --torch linear --bias --beta 1 --a-type bf16 --b-type bf16 "
+                        "--d-type bf16 --m 64 --n 128 --k 256");
+  ASSERT_EQ(r.status, 0) << r.output;
+  const auto j = nlohmann::json::parse(r.output);
+  EXPECT_EQ(j["call"]["epilogue"], "bias");
+  EXPECT_EQ(j["call"]["max_workspace"], 1048576);
+  EXPECT_NE(j["certainty_basis"].get<std::string>().find("bias-epilogue"), std::string::npos) << r.output;
 }
 
 // PyTorch as the client: a torch.matmul recorded on the H200, computed from the library's view of its
