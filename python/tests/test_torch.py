@@ -161,3 +161,32 @@ def test_a_call_the_model_declines_runs_natively_when_not_strict():
         with pytest.warns(UserWarning, match="runs natively"):
             out = torch.matmul(x, w)
     assert torch.equal(out, torch.matmul(x, w))
+
+
+def test_a_transformer_block_runs_under_emulate():
+    """Linear layers with and without a bias, attention's 4-D matmuls, GELU: under strict=False every
+    matmul is emulated or runs natively with a warning (never an exception); strict refuses by name."""
+    torch.manual_seed(0)
+
+    class Block(torch.nn.Module):
+        def __init__(self, d=64, h=4):
+            super().__init__()
+            self.h = h
+            self.qkv, self.o = torch.nn.Linear(d, 3 * d), torch.nn.Linear(d, d)
+            self.up, self.down = torch.nn.Linear(d, 4 * d), torch.nn.Linear(4 * d, d, bias=False)
+
+        def forward(self, x):
+            b, t, d = x.shape
+            q, k, v = (z.view(b, t, self.h, -1).transpose(1, 2) for z in self.qkv(x).split(d, dim=-1))
+            a = torch.softmax(q @ k.transpose(-1, -2) / 4.0, dim=-1) @ v
+            x = x + self.o(a.transpose(1, 2).reshape(b, t, d))
+            return x + self.down(F.gelu(self.up(x)))
+
+    block, x = Block().bfloat16(), torch.randn(2, 7, 64).bfloat16()
+    with mmaemu.torch.emulate(strict=False, progress=False) as mode:
+        with pytest.warns(UserWarning, match="runs natively"):
+            y = block(x)
+    assert y.shape == (2, 7, 64) and mode.calls >= 4
+    with mmaemu.torch.emulate(strict=True, progress=False):
+        with pytest.raises(mmaemu.InputError, match="not sure|algorithm"):
+            block(x)
