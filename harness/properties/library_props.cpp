@@ -198,8 +198,16 @@ std::vector<GroupOutcome> check_engines(const Scope& scope, const Budget& budget
         lc.call.alpha = lc.call.beta = 1.0f;
       }
       lc.algo = draw_algo(lc.call, 8);
-      if (lc.call.bias && lc.algo.split_k > 1) {
-        lc.algo.reduction = *rc::gen::elementOf(std::vector<int>{1, 2, 4});
+      if (lc.call.bias) {
+        // Half of them on the mma.sync kernels under split-K, where the in-place (scheme 1) and the
+        // after-rounding (scheme 4) forms were recorded; the others under any scheme their split allows.
+        if (*rc::gen::inRange(0, 2) == 0) {
+          lc.algo.algo_id = *rc::gen::elementOf(std::vector<int>{23, 24});
+          lc.algo.split_k = *rc::gen::inRange(2, 9);
+          lc.algo.reduction = *rc::gen::elementOf(std::vector<int>{1, 4});
+        } else if (lc.algo.split_k > 1) {
+          lc.algo.reduction = *rc::gen::elementOf(std::vector<int>{1, 2, 4});
+        }
         if (ref::model_declines(lc.call, lc.algo)) discard("a bias configuration the model declines");
       }
       draw_family_operands_into(lc);
