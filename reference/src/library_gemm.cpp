@@ -200,17 +200,17 @@ std::vector<float> slice_partials(const LibraryCall& c, const LibraryPlan& p, co
   return parts;
 }
 
-// The slices' fp32 partials added up in the plan's order (LibraryPlan::reduction), each first rounded
-// to D's type (nearest-even) when the kernel keeps its partials in the output type (under split-K, also
-// when one slice holds all of K: with alpha 0.3 and beta -1.7, bf16 algorithm 23 under split-K 13 and 22
-// at K = 64 misses 5,974 of 23,100 outputs on an H100 with the partial unrounded, none rounded;
-// fixtures/cublaslt-h200/plan-small-configs.yaml).
 // x as D's type holds it (rounded to nearest-even), back in fp32.
 float through_output_type(FormatId d, float x) {
   return as_float(
       convert(d, convert(FormatId::fp32, as_bits(x), d, Rounding::nearest_even), FormatId::fp32, Rounding::nearest_even));
 }
 
+// The slices' fp32 partials added up in the plan's order (LibraryPlan::reduction), each first rounded
+// to D's type (nearest-even) when the kernel keeps its partials in the output type (under split-K, also
+// when one slice holds all of K: with alpha 0.3 and beta -1.7, bf16 algorithm 23 under split-K 13 and 22
+// at K = 64 misses 5,974 of 23,100 outputs on an H100 with the partial unrounded, none rounded;
+// fixtures/cublaslt-h200/plan-small-configs.yaml).
 float reduce_partials(const std::vector<float>& parts, const LibraryPlan& plan, FormatId d) {
   auto partial = [&](size_t s) { return plan.partials_in_output_type ? through_output_type(d, parts[s]) : parts[s]; };
   const std::vector<ReductionStep>& order = plan.reduction;
