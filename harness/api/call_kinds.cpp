@@ -49,16 +49,17 @@ namespace {
 std::pair<double, std::string> measured(const MeasuredCallKinds& m, const std::string& kind, const lt::LtCall& call) {
   const std::string type(ref::format_name(call.a));
   const auto k = m.kinds.find(kind);
-  const auto t = k == m.kinds.end() ? nullptr : &k->second;
-  const auto a = t ? t->find(type) : std::map<std::string, CallKindAgreement>::const_iterator{};
-  if (!t || a == t->end() || a->second.calls == 0) return {0.0, "not measured for " + type};
+  const CallKindAgreement none;
+  const CallKindAgreement& a =
+      k == m.kinds.end() || !k->second.count(type) ? none : k->second.at(type);
+  if (a.calls == 0) return {0.0, "not measured for " + type};
   // Laplace's rule of succession, (agreeing + 1) / (calls + 2): a few agreeing calls are not 100%
   // certainty (20 of 20 gives 95.5%; the gate's 99% needs 98 of 98).
-  const double c = static_cast<double>(a->second.same_arithmetic + 1) / static_cast<double>(a->second.calls + 2);
+  const double c = static_cast<double>(a.same_arithmetic + 1) / static_cast<double>(a.calls + 2);
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.1f%%", 100 * c);
-  return {c, "whose arithmetic is the logged configuration's in " + std::to_string(a->second.same_arithmetic) + " of " +
-                 std::to_string(a->second.calls) + " recorded " + type + " calls whose answer the model computes (" + pct +
+  return {c, "whose arithmetic is the logged configuration's in " + std::to_string(a.same_arithmetic) + " of " +
+                 std::to_string(a.calls) + " recorded " + type + " calls whose answer the model computes (" + pct +
                  " by the rule of succession, " + m.source + ")"};
 }
 

@@ -163,6 +163,18 @@ NpyArray torch_without_library(const LibraryCallOptions& o, size_t m, size_t n, 
   return d;
 }
 
+// Rows `rows` of a row-major matrix of `m` rows of `width` words (InputError naming a row past m).
+std::vector<uint32_t> select_rows(const std::vector<uint32_t>& matrix, size_t m, size_t width, const std::vector<size_t>& rows) {
+  std::vector<uint32_t> out;
+  out.reserve(rows.size() * width);
+  for (const size_t i : rows) {
+    if (i >= m) throw InputError("rows", "row " + std::to_string(i) + " of a result of " + std::to_string(m) + " rows");
+    const auto first = matrix.begin() + static_cast<std::ptrdiff_t>(i * width);
+    out.insert(out.end(), first, first + static_cast<std::ptrdiff_t>(width));
+  }
+  return out;
+}
+
 }  // namespace
 
 bool torch_calls_no_library(size_t m, size_t n, size_t k) { return m == 0 || n == 0 || k == 0; }
@@ -192,36 +204,29 @@ NpyArray torch_gemm(const LibraryRequest& r) {
   if (torch_calls_no_library(m, n, k)) {
     NpyArray d = torch_without_library(o, m, n, input, *out_type);
     if (o.rows.empty()) return d;
-    NpyArray some{d.word_bytes, {o.rows.size(), n}, {}};
-    for (const size_t i : o.rows) {
-      if (i >= m) throw InputError("rows", "row " + std::to_string(i) + " of a result of " + std::to_string(m) + " rows");
-      some.values.insert(some.values.end(), d.values.begin() + static_cast<std::ptrdiff_t>(i * n),
-                         d.values.begin() + static_cast<std::ptrdiff_t>((i + 1) * n));
-    }
-    return some;
+    return NpyArray{d.word_bytes, {o.rows.size(), n}, select_rows(d.values, m, n, o.rows)};
   }
   lt::LtCall call = describe_torch_call(o, m, n, k);
   check_runs(call);
-  configuration(o, r.config, call);  // the whole call's configuration and its checks, before any subset
+  // The whole call's configuration and its checks, once, before any subset of its rows.
+  LibraryRequest subset = r;
+  subset.config = configuration(o, r.config, call);
   // Rows of D asked for: the library's N becomes their count (no output depends on the others).
-  std::vector<uint32_t> x = mat1, c = input;
+  const std::vector<uint32_t>* x = &mat1;
+  const std::vector<uint32_t>* c = &input;
+  std::vector<uint32_t> x_rows, c_rows;
   size_t rows = m;
   if (!o.rows.empty()) {
-    x.clear();
-    c.clear();
-    for (const size_t i : o.rows) {
-      if (i >= m) throw InputError("rows", "row " + std::to_string(i) + " of a result of " + std::to_string(m) + " rows");
-      x.insert(x.end(), mat1.begin() + static_cast<std::ptrdiff_t>(i * k), mat1.begin() + static_cast<std::ptrdiff_t>((i + 1) * k));
-      c.insert(c.end(), input.begin() + static_cast<std::ptrdiff_t>(i * n), input.begin() + static_cast<std::ptrdiff_t>((i + 1) * n));
-    }
+    x_rows = select_rows(mat1, m, k, o.rows);
+    c_rows = select_rows(input, m, n, o.rows);
+    x = &x_rows;
+    c = &c_rows;
     rows = o.rows.size();
   }
   lt::LtOperands ops;  // the library's A' = mat2^T [n][k], B' = mat1^T [k][m], C' = input^T [n][m]
   ops.a = lt::transpose(mat2, k, n);
-  ops.b = lt::transpose(x, rows, k);
-  ops.c = lt::transpose(c, rows, n);
-  LibraryRequest subset = r;
-  if (!r.config) subset.config = configuration(o, std::nullopt, call);
+  ops.b = lt::transpose(*x, rows, k);
+  ops.c = lt::transpose(*c, rows, n);
   call.N = rows;
   NpyArray d = compute(subset, call, std::move(ops));
   d.values = lt::transpose(d.values, n, rows);  // D' = D^T

@@ -51,6 +51,13 @@ lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N
   }
   if (o.a_type.empty() || o.b_type.empty() || o.d_type.empty())
     throw InputError("--library", "a library call needs --a-type, --b-type and --d-type");
+  if (o.torch_op.empty()) {  // the options that describe a PyTorch call have no meaning for a library call
+    if (o.batch != 1) throw InputError("--batch", "describes one product of torch's batched call: only with --torch");
+    if (o.mat1_transposed || o.mat2_transposed)
+      throw InputError(o.mat1_transposed ? "--mat1-transposed" : "--mat2-transposed",
+                       "describes torch's operand views: only with --torch (a library call names --layout)");
+    if (!o.rows.empty()) throw InputError("rows", "only for a PyTorch call");
+  }
   lt::LtCall call;
   call.a = format_option(o.a_type, "--a-type");
   call.b = format_option(o.b_type, "--b-type");
@@ -82,8 +89,8 @@ size_t torch_workspace(const std::string& torch_op) {
 // PyTorch's bias calls on an H100 (reports/h100/torch-uncovered Q1): addmm with a 1-D input and beta 1
 // and F.linear with a bias ran cublasLtMatmul with EPILOGUE_BIAS, beta 0 and a 1 MiB workspace limit;
 // addmm with beta 0.5 ran cuBLAS's GEMM with the bias broadcast into C. A single row (m = 1) took the
-// epilogue too (1 x 4096 x 1104 in every type). aten's Lt path is taken to want mat2's dimensions (k, n)
-// above 1, as its source reads; no such call is recorded.
+// epilogue too (1 x 4096 x 1104 in every type). aten's source reads as wanting mat2's dimensions (k, n)
+// above 1 for its Lt path, but no such call is recorded: describe_torch_call refuses them.
 bool torch_bias_epilogue(const LibraryCallOptions& o, size_t, size_t n, size_t k) {
   return o.bias && o.beta == 1.0f && n > 1 && k > 1;
 }
@@ -93,6 +100,12 @@ lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, 
   const bool epilogue = torch_bias_epilogue(o, m, n, k);
   if (o.bias && o.torch_op != "addmm" && o.torch_op != "linear")
     throw InputError("--bias", "torch." + o.torch_op + " takes no bias (torch.addmm and linear do)");
+  // Which way torch sends a bias with beta 1 when n or k is 1 (its epilogue or a GEMM with the bias
+  // broadcast) is read from aten's source only, never recorded: refused rather than guessed.
+  if (o.bias && o.beta == 1.0f && (n == 1 || k == 1))  // (0: the options checked before the operands)
+    throw InputError("--bias", "a bias with n = " + std::to_string(n) + ", k = " + std::to_string(k) +
+                                   ": torch's path for it (cuBLASLt's bias epilogue or a GEMM with the bias broadcast) is "
+                                   "not recorded; refused");
   if (!lib.workspace) lib.workspace = epilogue ? size_t{1} << 20 : torch_workspace(o.torch_op);
   std::swap(lib.a_type, lib.b_type);    // the library's A is torch's mat2
   std::swap(lib.scale_a, lib.scale_b);  // and torch's scale_b is the library's scale_a
@@ -101,6 +114,9 @@ lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, 
       throw InputError("--mat1-transposed", "both operands transposed views: cuBLAS sees TT, which the resolver was not fitted on");
     lib.layout = o.mat2_transposed ? "TN" : o.mat1_transposed ? "NT" : "NN";
   } else if (o.torch_op == "linear" || o.torch_op == "scaled_mm") {
+    if (o.mat1_transposed)
+      throw InputError("--mat1-transposed", "torch." + o.torch_op + " with a transposed input: cuBLAS sees TT, which the "
+                                                "resolver was not fitted on");
     lib.layout = "TN";
   } else {
     throw InputError("--torch", "unknown torch operation '" + o.torch_op + "' (matmul, addmm, linear, scaled_mm)");

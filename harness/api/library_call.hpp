@@ -67,8 +67,9 @@ lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N
 // with its 1 MiB workspace; matmul, addmm and linear go through cuBLAS, which plans for 32 MiB.
 size_t torch_workspace(const std::string& torch_op);
 
-// Whether PyTorch 2.11 hands a bias to cuBLASLt's EPILOGUE_BIAS (its Lt path: beta 1, n and k above 1)
-// rather than running a GEMM with C the bias broadcast and beta (its cuBLAS path).
+// Whether PyTorch 2.11 hands a bias to cuBLASLt's EPILOGUE_BIAS (its Lt path: beta 1) rather than
+// running a GEMM with C the bias broadcast and beta (its cuBLAS path). describe_torch_call refuses beta 1
+// with n or k = 1, whose path is not recorded.
 bool torch_bias_epilogue(const LibraryCallOptions& o, size_t m, size_t n, size_t k);
 
 // --torch OP with torch's m, n, k: the library's call (M = n, N = m, the op's layout, A = mat2's type).

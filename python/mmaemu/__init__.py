@@ -178,8 +178,8 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
     """A PyTorch call as the library profile computes it: op is "matmul", "addmm", "linear" or
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input), or a bias vector [n] (addmm's 1-D input; linear's bias, with beta 1):
-    cuBLASLt's bias epilogue where torch hands it the bias (beta 1, n and k above 1), else a GEMM
-    with the bias broadcast into C; scale_a, scale_b _scaled_mm's per-tensor scales (mat1's, mat2's).
+    cuBLASLt's bias epilogue where torch hands it the bias (beta 1; n or k = 1 is not recorded and
+    refused), else a GEMM with the bias broadcast into C; scale_a, scale_b _scaled_mm's per-tensor scales (mat1's, mat2's).
     mat2_transposed (matmul, addmm): mat2 is a transposed view of an [n, k] matrix, as torch passes
     w.t() (the heuristic sees layout TN); mat1_transposed: mat1 is one (NT). batch (matmul, addmm): these operands are one product of a
     strided batched call of `batch` products (torch.bmm, baddbmm), which has its own configuration.

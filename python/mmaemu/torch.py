@@ -15,7 +15,7 @@ default), or run natively with a warning (strict=False). strict=True also refuse
 configuration the resolver is not sure of (mmaemu.CERTAINTY_GATE; strict=False computes it, with a
 warning on stderr): the model's bits for a configuration cuBLASLt may not pick would be wrong bits.
 A bias (addmm with a 1-D input, F.linear with a bias) goes where torch sends it: cuBLASLt's bias
-epilogue (beta 1, n and k above 1) or a GEMM with the bias broadcast into C. 1-D operands of
+epilogue (beta 1; with n or k = 1 not recorded, refused) or a GEMM with the bias broadcast into C. 1-D operands of
 torch.matmul in bf16 and fp16 run as the GEMMs torch makes of them (n or m = 1). Batched products
 (torch.bmm, baddbmm, matmul with batches on both sides or on mat2) are cuBLAS's strided batched calls:
 each product with the batched call's configuration, whose certainty the resolver states apart.
@@ -87,7 +87,7 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
                 return t.dim() == 2 and t.shape[0] > 1 and t.shape[1] > 1 and not t.is_contiguous() and \
                     t.t().is_contiguous()
             transposed = op in ("matmul", "addmm") and transposed_view(mat2)
-            mat1_transposed = op in ("matmul", "addmm") and transposed_view(mat1)
+            mat1_transposed = op in ("matmul", "addmm", "linear") and transposed_view(mat1)
             started = time.perf_counter()
             from . import CERTAINTY_GATE
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,

@@ -100,14 +100,19 @@ def test_emulate_on_cuda_tensors_computes_on_the_device(torch_calls, call_id):
 
 def test_a_bias_goes_where_torch_sends_it():
     """addmm with a 1-D input and linear with a bias: cuBLASLt's bias epilogue with a 1 MiB workspace limit
-    when beta is 1 and n, k exceed 1 (torch's Lt path; a single row too), else a GEMM with the bias broadcast."""
+    when beta is 1 (torch's Lt path; a single row too), else a GEMM with the bias broadcast; beta 1 with
+    n or k = 1 (a path not recorded) refused."""
     call = mmaemu._call("cublaslt-h200", "bf16", "bf16", "bf16", 1.0, 1.0, None, None, False, "TN", None, "linear",
                         bias=True)
     on_lt = json.loads(mmaemu._mmaemu.resolve(call, 64, 128, 256))["call"]
     assert on_lt.get("epilogue") == "bias" and on_lt["max_workspace"] == 1 << 20
     assert json.loads(mmaemu._mmaemu.resolve(call, 1, 128, 256))["call"].get("epilogue") == "bias"  # m = 1 too
-    one_column = json.loads(mmaemu._mmaemu.resolve(call, 64, 1, 256))["call"]
-    assert "epilogue" not in one_column and one_column["beta"] == 1.0 and one_column["max_workspace"] == 32 << 20
+    with pytest.raises(mmaemu.InputError, match="not recorded"):
+        mmaemu._mmaemu.resolve(call, 64, 1, 256)
+    scaled = mmaemu._call("cublaslt-h200", "bf16", "bf16", "bf16", 1.0, 0.5, None, None, False, "TN", None, "addmm",
+                          bias=True)
+    plain = json.loads(mmaemu._mmaemu.resolve(scaled, 64, 128, 256))["call"]
+    assert "epilogue" not in plain and plain["beta"] == 0.5 and plain["max_workspace"] == 32 << 20
 
 
 def test_batched_products_each_take_the_batched_calls_configuration():
@@ -190,3 +195,16 @@ def test_a_transformer_block_runs_under_emulate():
     with mmaemu.torch.emulate(strict=True, progress=False):
         with pytest.raises(mmaemu.InputError, match="not sure|algorithm"):
             block(x)
+
+
+def test_what_describes_a_torch_call_is_refused_where_it_cannot_be_honoured():
+    """The batch count and operand views describe torch's calls only; torch.linear with a transposed input
+    is TT to cuBLAS, which the resolver has no answers for: each refused by name, never resolved as another."""
+    call = mmaemu._call("cublaslt-h200", "bf16", "bf16", "bf16", 1.0, 0.0, None, None, False, "TN", None, "")
+    call.batch = 4
+    with pytest.raises(mmaemu.InputError, match="--batch"):
+        mmaemu._mmaemu.resolve(call, 64, 64, 64)
+    linear = mmaemu._call("cublaslt-h200", "bf16", "bf16", "bf16", 1.0, 0.0, None, None, False, "TN", None, "linear",
+                          mat1_transposed=True)
+    with pytest.raises(mmaemu.InputError, match="TT"):
+        mmaemu._mmaemu.resolve(linear, 64, 64, 64)
