@@ -26,16 +26,18 @@ using nlohmann::json;
 namespace {
 
 // Four copies of T3's quick host suite (about a second each): a run long enough to be interrupted
-// between suites, short enough for a test.
+// between suites, short enough for a test. `longer_after_first`: the suites after the first take about
+// twice as long (one more GEMM), for a test that must act while the suite after the first still runs.
 constexpr size_t kSuites = 4;
 
-std::string test_tier() {
+std::string test_tier(bool longer_after_first = false) {
   std::string t = "tier: TI\ndescription: interruption test\nsuites:\n";
   for (size_t i = 1; i <= kSuites; ++i)
     t += "  - name: q" + std::to_string(i) +
          "\n    kind: kernel-conformance\n    labels: [T3, cpu]\n    backends: [host]\n    profiles: [sm80, sm90]\n"
-         "    instructions: [all]\n    families: [all]\n    tiles: 1\n    gemms: [1x1x1, 3x5x7, 17x9x33]\n"
-         "    trace: true\n    seed: 1\n    require: [host]\n";
+         "    instructions: [all]\n    families: [all]\n    tiles: 1\n    gemms: [1x1x1, 3x5x7, 17x9x33" +
+         std::string(longer_after_first && i > 1 ? ", 40x33x65" : "") +
+         "]\n    trace: true\n    seed: 1\n    require: [host]\n";
   return t;
 }
 
@@ -348,7 +350,9 @@ harness:
 // file left, and --resume still ends with every suite's verdict.
 TEST(RunInterrupted, ASecondSignalStopsAtOnceLeavingWholeReports) {
   TempDir d;
-  write_text(d / "TI.yaml", test_tier());
+  // The second signal must come while the suite after the first still runs: under load a one-second
+  // suite could end (and the run exit) before the test saw the first signal handled.
+  write_text(d / "TI.yaml", test_tier(/*longer_after_first=*/true));
   const std::vector<std::string> args = {"run", "TI.yaml", "--report-dir", "reports", "--quiet"};
   const fs::path report = d / "reports/TI.json";
   const fs::path lock = d / "reports/.TI.lock";

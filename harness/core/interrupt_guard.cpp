@@ -75,6 +75,10 @@ InterruptGuard::InterruptGuard() {
 InterruptGuard::~InterruptGuard() {
   g_depth.fetch_sub(1);
   if (!outermost_) return;
+  // A command stopping on a signal keeps the handler to its end: a second signal while it writes its
+  // last report and returns is still "stop at once" with 128 + the signal, never the default action,
+  // which would kill it without its exit status.
+  if (interrupt_flag().load()) return;
   sigaction(SIGINT, &old_int_, nullptr);
   sigaction(SIGTERM, &old_term_, nullptr);
 }

@@ -29,7 +29,8 @@ int interrupted_exit_status();
 // "SIGINT", "SIGTERM" (for messages).
 const char* interrupt_signal_name();
 
-// Clears the flag and installs the handlers for its lifetime; restores the old ones after. Guards
+// Clears the flag and installs the handlers for its lifetime; restores the old ones after, unless a
+// signal came (the command is then on its way out and a second signal must still stop it at once). Guards
 // nest (a mutation tier run inside `mmaemu run` has its own): only the outermost one installs and
 // clears, so a signal that came before an inner guard is not forgotten.
 class InterruptGuard {
