@@ -35,6 +35,7 @@ import argparse
 import json
 import math
 import os
+import sys
 
 import numpy as np
 import pandas as pd
@@ -120,7 +121,8 @@ def load(files):
     d = d[d["beta"] == "0"].copy()
     # Plain calls only: batched and bias-epilogue answers (columns batch and epilogue, newer sweeps) are
     # the call kinds' own (harness/api/call_kinds.hpp).
-    if "batch" in d:
+    if "batch" in d:  # older files lack the columns: their rows are plain calls
+        d["batch"], d["epilogue"] = d["batch"].fillna(""), d["epilogue"].fillna("")
         d = d[d["batch"].isin(["", "1"]) & d["epilogue"].isin(["", "none"])].copy()
     for c in ("m", "n", "k", "max_workspace"):
         d[c] = d[c].astype(int)
@@ -233,6 +235,9 @@ def main():
     models, rows, disagree, checks, gates = [], [], [], [], []
     for (ta, tb), g in d.groupby(["a", "b"]):
         train, test = g[~g["held_out"]], g[g["held_out"]]
+        if train.empty:
+            print(f"{ta} x {tb}: only held-back answers, no tree", file=sys.stderr)
+            continue
         clf = DecisionTreeClassifier(random_state=0).fit(features(train), train["cls"])
         m = export(clf, None, train)
         m.update({"a": ta, "b": tb, "compute": g["compute"].iloc[0]})

@@ -667,6 +667,13 @@ TEST(LibraryGemmCli, TheBiasEpilogueIsDescribedAndComputed) {
   EXPECT_EQ(j["call"]["epilogue"], "bias");
   EXPECT_EQ(j["call"]["max_workspace"], 1048576);
   EXPECT_NE(j["certainty_basis"].get<std::string>().find("bias-epilogue"), std::string::npos) << r.output;
+  // One output feature (the library's M = 1): the heuristic's GEMV kernel, declined by name.
+  const Outcome gemv = run("resolve --library cublaslt-h200 --bias --beta 1 --layout NN --workspace 1048576 "
+                           "--a-type bf16 --b-type bf16 --d-type bf16 --m 1 --n 128 --k 256");
+  ASSERT_EQ(gemv.status, 0) << gemv.output;
+  const auto g = nlohmann::json::parse(gemv.output);
+  EXPECT_EQ(g["config"]["algo_id"], 13) << gemv.output;
+  EXPECT_NE(g["certainty_basis"].get<std::string>().find("M = 1: the GEMV kernel"), std::string::npos) << gemv.output;
 }
 
 // PyTorch as the client: a torch.matmul recorded on the H200, computed from the library's view of its

@@ -19,6 +19,8 @@ MeasuredCallKinds read_call_kinds(const std::filesystem::path& file) {
     if (!j.is_object() || !j.contains("schema") || !j["schema"].is_string() || j["schema"] != "mmaemu-cublaslt-call-kinds/1")
       throw InputError(where, "schema is not mmaemu-cublaslt-call-kinds/1");
     m.source = j.at("source").get<std::string>();
+    if (j.contains("sources"))
+      for (const auto& [kind, text] : j.at("sources").items()) m.sources[kind] = text.get<std::string>();
     for (const auto& [kind, types] : j.at("kinds").items())
       for (const auto& [type, a] : types.items()) {
         const CallKindAgreement agreement{a.at("calls").get<size_t>(), a.at("same_arithmetic").get<size_t>()};
@@ -45,6 +47,8 @@ const MeasuredCallKinds& measured_call_kinds(const std::filesystem::path& resolv
 
 namespace {
 
+constexpr int kBiasGemvAlgo = 13;  // cuBLASLt's GEMV kernel
+
 // The measured agreement of `kind` for the call's type as (certainty, its words for the basis line).
 std::pair<double, std::string> measured(const MeasuredCallKinds& m, const std::string& kind, const lt::LtCall& call) {
   const std::string type(ref::format_name(call.a));
@@ -58,9 +62,10 @@ std::pair<double, std::string> measured(const MeasuredCallKinds& m, const std::s
   const double c = static_cast<double>(a.same_arithmetic + 1) / static_cast<double>(a.calls + 2);
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.1f%%", 100 * c);
-  return {c, "whose arithmetic is the logged configuration's in " + std::to_string(a.same_arithmetic) + " of " +
+  const auto own = m.sources.find(kind);
+  return {c, "whose arithmetic is the recorded configuration's in " + std::to_string(a.same_arithmetic) + " of " +
                  std::to_string(a.calls) + " recorded " + type + " calls whose answer the model computes (" + pct +
-                 " by the rule of succession, " + m.source + ")"};
+                 " by the rule of succession, " + (own != m.sources.end() ? own->second : m.source) + ")"};
 }
 
 }  // namespace
@@ -75,6 +80,16 @@ lt::Resolution resolve_call_kind(const lt::Resolution& plain, const lt::LtCall& 
     const auto [c, words] = measured(m, "batched", call);
     r.certainty = c;
     r.basis = "a batched call: the single call's answer without split-K, a rule " + words;
+  } else if (call.bias && call.M == 1) {
+    // One output feature: the heuristic answers with its GEMV kernel whatever the plain call gets (all
+    // but the few refused in the call kinds' sweep: kind bias-single-output), a kernel without rules:
+    // the library model declines it by name.
+    r.config = lt::LtAlgoConfig{};
+    r.config->algo_id = kBiasGemvAlgo;
+    r.config->tile_name = r.config->stages_name = "UNDEFINED";
+    const auto [c, words] = measured(m, "bias-single-output", call);
+    r.certainty = c;
+    r.basis = "a bias-epilogue call with M = 1: the GEMV kernel, a rule " + words;
   } else if (call.bias) {
     const auto [c, words] = measured(m, "bias", call);
     r.basis = "a bias-epilogue call: " + r.basis + "; the answer without the epilogue, a rule " + words;

@@ -7,7 +7,9 @@
 //   one alone.
 // - bias calls on cuBLASLt's EPILOGUE_BIAS (beta 0, 1 MiB workspace limit): the rule takes the resolver's
 //   answer for the call without the epilogue; its certainty is the lower of the resolver's and the
-//   measured one.
+//   measured one. With M = 1 (one output feature) the heuristic picks its GEMV kernel (algorithm 13)
+//   instead, which the model declines. Measured on the heuristic's own answers with and without the
+//   epilogue for the same calls (scripts/cublaslt_call_kinds.py): equal for every M > 1.
 // Measured: `call-kinds.json` beside the resolver (scripts/torch_fixture/fresh_replay.py configs), per kind
 // and operand type, among recorded calls whose rule answer the model computes, how many logged a
 // configuration of the same arithmetic (ref::describe_plan); the certainty is (agreeing + 1) / (calls + 2).
@@ -30,6 +32,7 @@ struct MeasuredCallKinds {
   // kind ("batched", "bias") -> the library's A type (bf16, fp16, fp32, tf32, e4m3) -> agreement
   std::map<std::string, std::map<std::string, CallKindAgreement>> kinds;
   std::string source;  // where the measurement comes from, for the basis line
+  std::map<std::string, std::string> sources;  // a kind measured elsewhere: kind -> its source
 };
 
 // A call kinds' measurement file (schema mmaemu-cublaslt-call-kinds/1); InputError naming the file when it

@@ -40,6 +40,7 @@ struct LibraryParams {
   uint16_t reduction_first[kMaxReductionSteps] = {};
   uint16_t reduction_second[kMaxReductionSteps] = {};
   bool partials_in_output_type = false;  // each slice's partial rounded to D's type before the reduction
+  bool in_place_slices = false;  // reduction scheme 1: each slice added into D in its type (ref::LibraryPlan)
   bool beta_fma = false;          // fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
   bool beta_zero = false;         // C not read
   // ref::BiasEpilogue as its number: 0 none, 1 bias added once (beta 1's form), 2 in place (D starts as
@@ -203,6 +204,19 @@ MMAEMU_HD uint32_t library_finish(const LibraryParams& p, const Partial& partial
   if (p.bias == kBiasInPlace) {  // reduction scheme 1 with a bias: D's buffer holds the running sum
     float d = f32_of(convert_epilogue(c_fmt, c_bits, fmt_params(Fmt::fp32)));
     for (uint32_t step = 0; step < p.reduction_steps; ++step) d = through_output_type(add_rn(d, partial(p.reduction_first[step])), d_fmt);
+    if (d != d) return canonical_nan(d_fmt);
+    return convert_epilogue(fmt_params(Fmt::fp32), bits_of(d), d_fmt);
+  }
+  if (p.in_place_slices) {  // reduction scheme 1: the first slice through the epilogue into D, then each added
+    const float cv = p.beta_zero ? 0.0f : f32_of(convert_epilogue(c_fmt, c_bits, fmt_params(Fmt::fp32)));
+    float d = 0.0f;
+    for (uint32_t step = 0; step < p.reduction_steps; ++step) {
+      const float x = partial(p.reduction_first[step]), beta = step == 0 ? p.beta : 1.0f, y = step == 0 ? cv : d;
+      d = step == 0 && p.beta_zero ? mul_rn(p.alpha, x)
+          : p.beta_fma             ? fma_rn(beta, y, mul_rn(p.alpha, x))
+                                   : fma_rn(p.alpha, x, mul_rn(beta, y));
+      d = through_output_type(d, d_fmt);
+    }
     if (d != d) return canonical_nan(d_fmt);
     return convert_epilogue(fmt_params(Fmt::fp32), bits_of(d), d_fmt);
   }

@@ -64,6 +64,7 @@ arith::LibraryParams library_params(const ref::LibraryCall& call, const ref::Lib
     p.reduction_second[i] = step.paired() ? static_cast<uint16_t>(step.second) : arith::kAloneInStep;
   }
   p.partials_in_output_type = plan.partials_in_output_type;
+  p.in_place_slices = plan.in_place_slices;
   p.beta_fma = plan.beta_fma;
   static_assert(static_cast<uint8_t>(ref::BiasEpilogue::in_place) == arith::kBiasInPlace &&
                 static_cast<uint8_t>(ref::BiasEpilogue::after_output_rounding) == arith::kBiasAfterOutputRounding);

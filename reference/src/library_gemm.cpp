@@ -47,6 +47,17 @@ constexpr int kMmaSyncK8Algo = 24;  // bf16: mma.sync k8 (blocks of 8 products i
 bool mma_sync_kernel(const LibraryAlgo& algo) { return algo.algo_id == kMmaSyncAlgo || algo.algo_id == kMmaSyncK8Algo; }
 constexpr int kSimtInterleavedAlgo = 55;  // fp32 SIMT: interleaved split-K, reduced inside the kernel
 
+// tf32 on algorithm 20 with K below one wgmma's depth (8): with K = 1 an H100 gave the fp32 product, not
+// the product of tf32-rounded operands (PyTorch's linear 656x257x1, 1,028 outputs;
+// fixtures/cublaslt-h200/plan-mma-sync-fp16.yaml's tf32 calls at K = 1: 258,795 of 258,917 outputs differ
+// from the tf32 form), and +0 where a product of subnormals underflows to -0 (47 outputs), which an FMA
+// chain from +0 does not give. Not modelled yet; K from 2 to 7 was not seen: declined.
+constexpr int kWgmmaAlgo = 20;
+constexpr size_t kTf32SmallK = 8;
+bool tf32_below_one_wgmma(const LibraryCall& c, const LibraryAlgo& algo) {
+  return c.a == FormatId::tf32 && algo.algo_id == kWgmmaAlgo && c.K < kTf32SmallK;
+}
+
 // The fp32 SIMT kernels: fp32 operands, and tf32 calls (CUBLAS_COMPUTE_32F_FAST_TF32) that the library
 // runs with algorithm 55, whose kernel computes in fp32 whatever the compute type says: PyTorch's tf32
 // batched matmuls on an H100 that ran it (5 calls, 105 to 142,282 outputs of each) equal the model only
@@ -59,7 +70,8 @@ bool simt_kernel(const LibraryCall& c, const LibraryAlgo& algo) {
 // single calls; with the stage depth 32 ("32x1", which the library runs for PyTorch's batched calls at
 // 32 x 32 tiles) it chains k16, as algorithm 23 does: 9 such calls on an H100 equal the model only so.
 bool k8_kernel(const LibraryCall& c, const LibraryAlgo& algo) {
-  return algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16 && algo.stage_k != 32;
+  if (algo.algo_id != kMmaSyncK8Algo) return false;
+  return c.a == FormatId::bf16 ? algo.stage_k != 32 : c.a == FormatId::fp16 && algo.stage_k == 0;
 }
 bool k8_kernel_stage32(const LibraryCall& c, const LibraryAlgo& algo) {
   return algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::bf16 && algo.stage_k == 32;
@@ -211,6 +223,16 @@ float through_output_type(FormatId d, float x) {
 // when one slice holds all of K: with alpha 0.3 and beta -1.7, bf16 algorithm 23 under split-K 13 and 22
 // at K = 64 misses 5,974 of 23,100 outputs on an H100 with the partial unrounded, none rounded;
 // fixtures/cublaslt-h200/plan-small-configs.yaml).
+// REDUCTION_SCHEME_INPLACE on the mma.sync kernels: the slices add into D's buffer, in D's type. The
+// first slice's CTA stores its epilogue (alpha, beta, C) rounded to D's type, each later one adds its
+// partial to what D holds through the same epilogue form (beta 1, C = D), rounded again: a serial chain
+// rounded to D's type between slices. Without it the model's fp32 sum missed 35% of the outputs of
+// bf16 algorithm 24 under split-K 3 at K = 6554 on an H100 (fixtures/cublaslt-h200/mma-sync-fp16); with
+// it every output agrees, as for fp16's under split-K 7 (alpha 1 and 0.3, beta 0 and -1.7).
+bool in_place_slices(const LibraryCall& c, const LibraryAlgo& algo) {
+  return mma_sync_kernel(algo) && algo.reduction == 1 && algo.split_k > 1 && !c.bias;
+}
+
 float reduce_partials(const std::vector<float>& parts, const LibraryPlan& plan, FormatId d) {
   auto partial = [&](size_t s) { return plan.partials_in_output_type ? through_output_type(d, parts[s]) : parts[s]; };
   const std::vector<ReductionStep>& order = plan.reduction;
@@ -259,7 +281,8 @@ bool beta_fma_epilogue(const LibraryCall& c, const LibraryAlgo& algo) {
   if (algo.algo_id == kFp8AnyKAlgo) return true;
   if (interleaved_split(c, algo)) return false;
   if (algo.split_k > 1) return true;
-  return (algo.algo_id == kMmaSyncAlgo && c.a == FormatId::tf32) || (algo.algo_id == kMmaSyncK8Algo && !k8_kernel(c, algo));
+  return (algo.algo_id == kMmaSyncAlgo && c.a == FormatId::tf32) ||
+         (algo.algo_id == kMmaSyncK8Algo && (!k8_kernel(c, algo) || c.a == FormatId::fp16));
 }
 
 // alpha' = alpha * scale_a * scale_b for FP8: (alpha * scale_a) * scale_b, but alpha * (scale_a * scale_b)
@@ -347,6 +370,13 @@ Declined model_declines(const LibraryCall& c, const LibraryAlgo& algo) {
   if (c.bias) {
     if (auto why = bias_declines(c, algo)) return unrecorded(*why);
   }
+  if (tf32_below_one_wgmma(c, algo)) {
+    Decline d = decline(DeclineCode::library_configuration_without_rules,
+                        "tf32 cuBLASLt algorithm 20 with K = " + std::to_string(c.K) +
+                            " (below 8, K = 1 gives fp32 products with their own signs of zero): not modelled");
+    d.algorithm = algo.algo_id;
+    return d;
+  }
   if (algo.algo_id == kMmaSyncK8Algo && c.a == FormatId::fp16 && !k_tail_regime(c, algo)) {
     const size_t grains = (c.K + split_grain(c, algo) - 1) / split_grain(c, algo);
     if (static_cast<size_t>(std::max(algo.split_k, 1)) > grains) {
@@ -376,7 +406,7 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
     p.chunk = split_chunk(c, algo);
     p.residue_first = !k_tail_regime(c, algo)           ? 0
                       : p.tf32_rounded                    ? (algo.stage_k ? algo.stage_k : 16)
-                      : mma_sync_kernel(algo) ? (algo.stage_k ? algo.stage_k : 16)  // its K tile
+                      : mma_sync_kernel(algo) ? (algo.stage_k ? algo.stage_k : (k8_kernel(c, algo) ? 32 : 16))  // its K tile
                                                          : 0;
     const size_t existing = p.chunk ? std::clamp<size_t>((c.K + p.chunk - 1) / p.chunk, 1, p.slices) : 1;  // chunk 0: K = 0
     p.reduction = reduction_order(existing, false);
@@ -384,7 +414,11 @@ LibraryPlan plan_library_gemm(const LibraryCall& c, const LibraryAlgo& algo) {
   // REDUCTION_SCHEME_OUTPUT_TYPE: the mma.sync kernels' slices store their partials in D's type, whenever
   // they split (a single slice holding all of K included).
   p.partials_in_output_type = mma_sync_kernel(algo) && algo.reduction == 4 && algo.split_k > 1;
-  p.beta_fma = beta_fma_epilogue(c, algo);
+  p.in_place_slices = in_place_slices(c, algo);
+  // In place, each slice's CTA runs the kernel's own epilogue into D: the unsplit kernel's form.
+  LibraryAlgo unsplit = algo;
+  unsplit.split_k = 1;
+  p.beta_fma = beta_fma_epilogue(c, p.in_place_slices ? unsplit : algo);
   p.bias = bias_epilogue(c, algo);
   p.alpha = effective_alpha(c, algo);
   return p;
@@ -397,7 +431,8 @@ std::string describe_plan(const LibraryPlan& p) {
        " interleave " + std::to_string(p.interleave_block) + " reduction";
   for (const ReductionStep& step : p.reduction)
     s += " " + std::to_string(step.first) + (step.paired() ? "+" + std::to_string(step.second) : "");
-  s += " partials_in_output_type " + std::to_string(p.partials_in_output_type) + " beta_fma " + std::to_string(p.beta_fma) +
+  s += " partials_in_output_type " + std::to_string(p.partials_in_output_type) + " in_place " +
+       std::to_string(p.in_place_slices) + " beta_fma " + std::to_string(p.beta_fma) +
        " bias " + std::to_string(static_cast<int>(p.bias)) + " alpha " + std::to_string(p.alpha);
   return s;
 }
@@ -421,6 +456,19 @@ void library_gemm_planned(const LibraryCall& c, const LibraryPlan& plan, const u
       if (plan.bias == BiasEpilogue::in_place) {  // D's buffer: the bias, then each slice added and stored
         float d = as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
         for (const ReductionStep& step : plan.reduction) d = through_output_type(c.d, d + parts[step.first]);
+        D[m * c.N + n] = to_output(c.d, d);
+        continue;
+      }
+      if (plan.in_place_slices) {  // D's buffer: the first slice through the epilogue, then each added
+        float d = 0.0f;
+        const float cv = c.beta == 0.0f ? 0.0f : as_float(convert(c.c, C[m * c.N + n], FormatId::fp32, Rounding::nearest_even));
+        for (size_t i = 0; i < plan.reduction.size(); ++i) {
+          const float p = parts[plan.reduction[i].first];
+          const float beta = i == 0 ? c.beta : 1.0f, x = i == 0 ? cv : d;
+          d = through_output_type(c.d, i == 0 && c.beta == 0.0f ? plan.alpha * p
+                                       : plan.beta_fma          ? std::fma(beta, x, plan.alpha * p)
+                                                                : std::fma(plan.alpha, p, beta * x));
+        }
         D[m * c.N + n] = to_output(c.d, d);
         continue;
       }

@@ -65,7 +65,10 @@ def compare_config(op, t, m, n, k, bt, line, alpha=1.0, beta=None):
     bias = op in ("addmm_bias", "linear_bias")
     transposed = op in ("addmm_bias", "matmul4d")
     call = call_options(op, t, bias=bias, transposed=transposed, batch=bt if op in BATCHED else 1, alpha=alpha, beta=beta)
-    res = json.loads(_mmaemu.resolve(call, m, n, k))
+    try:
+        res = json.loads(_mmaemu.resolve(call, m, n, k))
+    except mmaemu.InputError as e:  # a call the API refuses before resolving (a path not recorded)
+        return None, {"refused": str(e)}, None, None
     cfg = config_of(line)
     logged = json.loads(_mmaemu.arithmetic(call, m, n, k, json.dumps(cfg)))
     path = None
@@ -126,6 +129,9 @@ def configs(args):
                                                 c.get("alpha", 1.0), c.get("beta"))
         r = rows[key]
         r["calls"] += 1
+        if logged is None:
+            r["api refused"] += 1
+            continue
         if path is not None:
             r["path as predicted"] += path
         same = "arithmetic" in logged and logged["arithmetic"] == res.get("arithmetic")
@@ -143,7 +149,7 @@ def configs(args):
             b = kinds[kind][c["type"]]
             b["calls"] += 1
             b["same_arithmetic"] += same
-    cols = ["calls", "torch refused", "path as predicted", "same arithmetic", "logged config declined", "certain",
+    cols = ["calls", "torch refused", "api refused", "path as predicted", "same arithmetic", "logged config declined", "certain",
             "certain but other arithmetic"]
     print("| op | type | " + " | ".join(cols) + " |")
     print("|---|---|" + "---|" * len(cols))

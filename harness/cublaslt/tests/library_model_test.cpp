@@ -246,6 +246,63 @@ TEST(LibraryModel, TheBiasEntersWhereTheReductionSchemeSays) {
   EXPECT_EQ(model_declines(call, LibraryAlgo{})->code, DeclineCode::library_configuration_without_rules);
 }
 
+// REDUCTION_SCHEME_INPLACE on the mma.sync kernels without a bias: the slices add into D in D's type
+// (fixtures/cublaslt-h200/mma-sync-fp16). bf16, two slices of 64 with exact integer partials: output 0
+// has 257 and 1, output 1 has 1 and 257.
+//   in place (scheme 1):   round(round(257) + 1) = round(256 + 1) = 256  and round(round(1) + 257) = 258
+//   an fp32 sum (scheme 2): round(258) = 258                              and 258
+TEST(LibraryModel, InPlaceSlicesAddIntoDInItsType) {
+  LibraryCall call;
+  call.a = call.b = call.c = call.d = FormatId::bf16;
+  call.M = 1;
+  call.N = 2;
+  call.K = 128;
+  std::vector<uint32_t> a(128, bf16_of(1.0f)), b(128 * 2, 0), c(2, 0);
+  for (size_t k = 0; k < 63; ++k) b[k * 2] = bf16_of(4.0f);        // output 0: slice 0 sums to 257
+  b[63 * 2] = bf16_of(5.0f);
+  b[64 * 2] = bf16_of(1.0f);                                        // ... slice 1 to 1
+  b[0 * 2 + 1] = bf16_of(1.0f);                                     // output 1: slice 0 sums to 1
+  for (size_t k = 64; k < 127; ++k) b[k * 2 + 1] = bf16_of(4.0f);  // ... slice 1 to 257
+  b[127 * 2 + 1] = bf16_of(5.0f);
+  auto run = [&](int algo_id, int reduction) {
+    LibraryAlgo algo;
+    algo.algo_id = algo_id;
+    algo.split_k = 2;
+    algo.reduction = reduction;
+    std::vector<uint32_t> d(2);
+    library_gemm(call, algo, a.data(), b.data(), c.data(), d.data());
+    return std::vector<float>{float_of(d[0] << 16), float_of(d[1] << 16)};
+  };
+  EXPECT_EQ(run(23, 1), (std::vector<float>{256, 258}));
+  EXPECT_EQ(run(24, 1), (std::vector<float>{256, 258}));
+  EXPECT_EQ(run(23, 2), (std::vector<float>{258, 258}));
+  EXPECT_TRUE(plan_library_gemm(call, [] { LibraryAlgo x; x.algo_id = 23; x.split_k = 2; x.reduction = 1; return x; }())
+                  .in_place_slices);
+}
+
+// fp16 algorithm 24 at an undefined stage depth chains mma.sync k8 over K tiles of 32 (as bf16's k8
+// kernel does) and finishes with fma(beta, C, alpha' * acc); at a stage depth of 64 it chains k16 over
+// tiles of 64 (fixtures/cublaslt-h200/mma-sync-fp16, T2).
+TEST(LibraryModel, Fp16Algorithm24ChainsK8AtAnUndefinedStageDepth) {
+  LibraryCall call;
+  call.a = call.b = FormatId::fp16;
+  call.c = call.d = FormatId::fp16;
+  call.M = call.N = 3;
+  call.K = 41;
+  call.beta = -1.7f;
+  LibraryAlgo algo;
+  algo.algo_id = 24;
+  const LibraryPlan undefined = plan_library_gemm(call, algo);
+  ASSERT_NE(undefined.instruction, nullptr);
+  EXPECT_EQ(undefined.instruction->instr.name, "mma.m16n8k8.f32.f16.f16.f32");
+  EXPECT_EQ(undefined.residue_first, 32u);
+  EXPECT_TRUE(undefined.beta_fma);
+  algo.stage_k = 64;
+  const LibraryPlan staged = plan_library_gemm(call, algo);
+  EXPECT_EQ(staged.instruction->instr.name, "mma.m16n8k16.f32.f16.f16.f32");
+  EXPECT_EQ(staged.residue_first, 64u);
+}
+
 TEST(LibraryModel, BetaZeroLeavesCUnread) {
   IntegerGemm g(64, 2.0f, 0.0f, 0.0f);
   g.c = {0x7FC00000u, 0x7FC00000u};  // NaN in C must not reach D when beta = 0

@@ -124,6 +124,7 @@ struct LibraryPlan {
   // It names the slices that exist for this K (consecutive slices past K do not), at least one.
   std::vector<ReductionStep> reduction;
   bool partials_in_output_type = false;  // each slice's partial rounded to D's type before the reduction
+  bool in_place_slices = false;  // REDUCTION_SCHEME_INPLACE: each slice added into D in D's type (no bias)
   bool beta_fma = false;      // epilogue fma(beta, C, alpha * acc), else fma(alpha, acc, beta * C)
   BiasEpilogue bias = BiasEpilogue::none;  // a bias call's epilogue (alpha 1 only: model_declines)
   float alpha = 1.0f;         // alpha' (FP8 scales folded in)
