@@ -288,6 +288,8 @@ std::vector<GroupOutcome> check_one_slice(const Scope&, const Budget& budget) {
       if (id != 23 && id != 24) plain_ids.push_back(id);
     lc.algo.algo_id = *rc::gen::elementOf(plain_ids);
     lc.algo.stage_k = *rc::gen::elementOf(std::vector<size_t>{0, 8, 16, 32});
+    // A configuration the model declines (tf32 algorithm 20 with K below 8) is outside the domain.
+    if (ref::model_declines(lc.call, lc.algo)) discard("a configuration the model declines for this call");
     // A tf32 K tail runs its residue first (rule 3), which is not the plain chain: K is taken up to a
     // multiple of the residue's block.
     ref::LibraryPlan plan = ref::plan_library_gemm(lc.call, lc.algo);
