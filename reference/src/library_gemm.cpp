@@ -370,6 +370,11 @@ Declined model_declines(const LibraryCall& c, const LibraryAlgo& algo) {
   if (c.bias) {
     if (auto why = bias_declines(c, algo)) return unrecorded(*why);
   }
+  // Scheme 1 adds the slices into D in D's type (in_place_slices); recorded on the mma.sync kernels
+  // only. The heuristic also picks it for algorithms 20 and 21: their bits are not known, so not guessed.
+  if (algo.reduction == 1 && algo.split_k > 1 && !mma_sync_kernel(algo) && !c.bias)
+    return unrecorded("reduction scheme 1 (in place) under split-K " + std::to_string(algo.split_k) +
+                      " on cuBLASLt algorithm " + std::to_string(algo.algo_id));
   if (tf32_below_one_wgmma(c, algo)) {
     Decline d = decline(DeclineCode::library_configuration_without_rules,
                         "tf32 cuBLASLt algorithm 20 with K = " + std::to_string(c.K) +
