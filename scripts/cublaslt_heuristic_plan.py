@@ -27,6 +27,11 @@ them unrounded): one to choose the certainty below which the resolver refuses (c
 never looked at while choosing, to report what that gate gives (check).
     python3 scripts/cublaslt_heuristic_plan.py dense-third > fixtures/cublaslt-h200/plan-heuristic-dense-third.yaml
     python3 scripts/cublaslt_heuristic_plan.py certainty > fixtures/cublaslt-h200/plan-heuristic-certainty.yaml
+`batched` asks for strided batched calls (torch.bmm, baddbmm, 3-D and 4-D matmul as cuBLAS runs them:
+32 MiB workspace, the four types whose D is their input's), one group per batch count from 2 to 64, each
+with its own user-like shapes (K from 1, half unrounded): training groups, and held-out groups drawn
+with other seeds that the batched resolver is judged on.
+    python3 scripts/cublaslt_heuristic_plan.py batched > fixtures/cublaslt-h200/plan-heuristic-batched.yaml
 """
 import math
 import random
@@ -133,7 +138,33 @@ def certainty():
     sys.stdout.write("\n".join(out) + "\n")
 
 
+BATCHED_TYPES = ["bf16 bf16 bf16 32F", "fp16 fp16 fp16 32F", "fp32 fp32 fp32 32F", "tf32 tf32 fp32 32F_FAST_TF32"]
+BATCH_COUNTS = [2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64]
+
+
+def batched():
+    out = ["plan: h200-cublaslt-heuristic-batched",
+           "description: >-",
+           "  The heuristic's answers for strided batched calls as PyTorch makes them (32 MiB workspace; TN, NN,",
+           "  NT), one group per batch count, for fitting a batched resolver (train) and judging it on shapes",
+           "  drawn with other seeds (test). Written by scripts/cublaslt_heuristic_plan.py batched.",
+           "seed: 2031",
+           "heuristic_results: 1",
+           "groups:"]
+    for i, batch in enumerate(BATCH_COUNTS):
+        for name, seed, count in (("train", 7000 + i, 4000), ("test", 9000 + i, 500)):
+            out += [f"  - name: batched{batch}-{name}",
+                    "    types: [" + ", ".join(f'"{t}"' for t in BATCHED_TYPES) + "]",
+                    "    shapes: [" + ", ".join(random_shapes(seed, count, k_from=1)) + "]",
+                    '    scalars: ["1 0"]', "    families: [realistic]", "    run: false", "    table_only: true",
+                    "    layouts: [TN, NN, NT]", "    workspaces: [33554432]", f"    batches: [{batch}]",
+                    "    epilogues: [none]"]
+    sys.stdout.write("\n".join(out) + "\n")
+
+
 def main():
+    if sys.argv[1:] == ["batched"]:
+        return batched()
     if sys.argv[1:] == ["dense-third"]:
         return dense_third()
     if sys.argv[1:] == ["certainty"]:
