@@ -145,7 +145,7 @@ BATCH_COUNTS = [2, 3, 4, 5, 6, 8, 12, 16, 24, 32, 48, 64]
 def batched():
     out = ["plan: h200-cublaslt-heuristic-batched",
            "description: >-",
-           "  The heuristic's answers for strided batched calls as PyTorch makes them (32 MiB workspace; TN, NN,",
+           "  The heuristic's answers for strided batched calls as PyTorch makes them (workspace limits 32 MiB and 1 byte; TN, NN,",
            "  NT), one group per batch count, for fitting a batched resolver (train) and judging it on shapes",
            "  drawn with other seeds (test). Written by scripts/cublaslt_heuristic_plan.py batched.",
            "seed: 2031",
@@ -157,7 +157,7 @@ def batched():
                     "    types: [" + ", ".join(f'"{t}"' for t in BATCHED_TYPES) + "]",
                     "    shapes: [" + ", ".join(random_shapes(seed, count, k_from=1)) + "]",
                     '    scalars: ["1 0"]', "    families: [realistic]", "    run: false", "    table_only: true",
-                    "    layouts: [TN, NN, NT]", "    workspaces: [33554432]", f"    batches: [{batch}]",
+                    "    layouts: [TN, NN, NT]", "    workspaces: [33554432, 1]", f"    batches: [{batch}]",
                     "    epilogues: [none]"]
     sys.stdout.write("\n".join(out) + "\n")
 
