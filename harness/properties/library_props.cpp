@@ -100,6 +100,12 @@ ref::LibraryAlgo draw_algo(const ref::LibraryCall& call, int max_split) {
   a.algo_id = *rc::gen::elementOf(algo_ids());
   a.custom = *rc::gen::inRange(0, 2);
   a.stage_k = *rc::gen::elementOf(std::vector<size_t>{0, 8, 16, 32});
+  // Under split-K, the reduction scheme: the mma.sync kernels (23, 24) read all three (1: in place in D's
+  // type, 4: partials in D's type); the model declines scheme 1 on the others, so it is not drawn there.
+  if (a.split_k > 1) {
+    const bool mma_sync = a.algo_id == 23 || a.algo_id == 24;
+    a.reduction = *rc::gen::elementOf(mma_sync ? std::vector<int>{0, 1, 2, 4} : std::vector<int>{0, 2, 4});
+  }
   if (ref::model_declines(call, a)) discard("a configuration the model declines for this call");
   return a;
 }

@@ -61,6 +61,9 @@ const std::vector<Case> kCases = {
     {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 7, 3, 2599, 24, 9, 0, 128, 4},  // partials in fp16
     // algorithm 23: mma.sync k16 tiles (bf16 too), the stage depth's residue first
     {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 3, 5, 1000, 23, 8, 0, 64, 4},
+    // reduction scheme 1: each slice added into D in D's type (fp16 k16; bf16's k8 kernel)
+    {FormatId::fp16, FormatId::fp16, FormatId::fp16, false, 7, 3, 2599, 24, 3, 0, 128, 1},
+    {FormatId::bf16, FormatId::bf16, FormatId::bf16, false, 5, 4, 1000, 24, 4, 0, 0, 1},
     {FormatId::tf32, FormatId::tf32, FormatId::fp32, false, 5, 3, 1001, 23, 4, 0, 16, 2},
     // Past the cpu engine's tiles (32 rows, 128 columns) and K chunks (128): split-K, FP8 promotion.
     {FormatId::bf16, FormatId::bf16, FormatId::fp32, false, 33, 130, 160, 66, 2, 0, 64},
