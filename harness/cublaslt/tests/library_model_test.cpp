@@ -6,6 +6,7 @@
 #include <cstring>
 #include <vector>
 
+#include "kernels/library/library_gemm.hpp"
 #include "mmaemu/reference/library_gemm.hpp"
 #include "mmaemu/reference/model.hpp"
 
@@ -264,18 +265,22 @@ TEST(LibraryModel, InPlaceSlicesAddIntoDInItsType) {
   b[0 * 2 + 1] = bf16_of(1.0f);                                     // output 1: slice 0 sums to 1
   for (size_t k = 64; k < 127; ++k) b[k * 2 + 1] = bf16_of(4.0f);  // ... slice 1 to 257
   b[127 * 2 + 1] = bf16_of(5.0f);
-  auto run = [&](int algo_id, int reduction) {
-    LibraryAlgo algo;
-    algo.algo_id = algo_id;
-    algo.split_k = 2;
-    algo.reduction = reduction;
-    std::vector<uint32_t> d(2);
-    library_gemm(call, algo, a.data(), b.data(), c.data(), d.data());
-    return std::vector<float>{float_of(d[0] << 16), float_of(d[1] << 16)};
-  };
-  EXPECT_EQ(run(23, 1), (std::vector<float>{256, 258}));
-  EXPECT_EQ(run(24, 1), (std::vector<float>{256, 258}));
-  EXPECT_EQ(run(23, 2), (std::vector<float>{258, 258}));
+  // The reference, and the kernels' CPU engines (their own in-place path: kernels/arith/library_dot.hpp).
+  for (const auto engine : {kernels::LibraryEngine::reference, kernels::LibraryEngine::host, kernels::LibraryEngine::cpu}) {
+    auto run = [&](int algo_id, int reduction) {
+      LibraryAlgo algo;
+      algo.algo_id = algo_id;
+      algo.split_k = 2;
+      algo.reduction = reduction;
+      std::vector<uint32_t> d(2);
+      kernels::library_gemm(engine, call, algo, a.data(), b.data(), c.data(), d.data());
+      return std::vector<float>{float_of(d[0] << 16), float_of(d[1] << 16)};
+    };
+    const std::string name(kernels::library_engine_name(engine));
+    EXPECT_EQ(run(23, 1), (std::vector<float>{256, 258})) << name;
+    EXPECT_EQ(run(24, 1), (std::vector<float>{256, 258})) << name;
+    EXPECT_EQ(run(23, 2), (std::vector<float>{258, 258})) << name;
+  }
   EXPECT_TRUE(plan_library_gemm(call, [] { LibraryAlgo x; x.algo_id = 23; x.split_k = 2; x.reduction = 1; return x; }())
                   .in_place_slices);
 }
