@@ -26,10 +26,17 @@ recorded (PyTorch's calls, the recordings' calls) is answered with it, certainty
 other held-back groups, never read while the certainty is fitted) reports what a gate at
 GATE gives: the share answered and how many of those disagree with the heuristic.
 
+Strided batched calls (torch.bmm, baddbmm, 3-D and 4-D matmul: rows with a batch above 1) get trees of
+their own, fitted on the same features and the batch count (BATCHED_FEATURES), with their own certainty
+(calibration: held-back groups ending "test"; check: groups ending "held-out", such as the configurations
+cuBLAS logged for PyTorch's batched calls, fresh_replay.py batched-rows). They go into the resolver's
+"batched" section (fitted from the files given with --batched); the C++ resolver answers a batched call
+from them.
+
 Writes RESOLVER.json, the agreement table (markdown, stdout), every disagreement (DISAGREE.csv), and
 CHECK.csv: held-out queries with the fit's answer, which the C++ resolver must reproduce (a unit test).
 
-    python3 scripts/cublaslt_resolver_fit.py --out DIR CSV...   (needs numpy, pandas, scikit-learn)
+    python3 scripts/cublaslt_resolver_fit.py --out DIR CSV... [--batched CSV...]   (needs numpy, pandas, scikit-learn)
 """
 import argparse
 import json
@@ -49,6 +56,7 @@ FEATURES = (["m", "n", "k", "m*n", "m*n*k", "k*k/(m*n)"]
             + [f"{w}_{tm}x{tn}" for tm, tn in TILES for w in ("tiles", "waves", "last_wave")]
             + [f"{v}%{g}" for v in ("m", "n", "k") for g in (2, 4, 8, 16)]
             + ["d_is_fp32", "workspace_32mib", "layout", "fast_accum"])
+BATCHED_FEATURES = FEATURES + ["batch"]
 LAYOUT = {"TN": 0, "NN": 1, "NT": 2}
 WORKSPACES = {0: 1, 33554432: 1, 1048576: 0}  # 0: the recording session's 32 MiB
 SUPPORT_EDGES = [1, 2, 3, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000]  # lower edges of the support bins
@@ -68,6 +76,10 @@ def features(x):
     out = np.stack(f, 1)
     assert out.shape[1] == len(FEATURES)
     return out
+
+
+def batched_features(x):
+    return np.concatenate([features(x), x[["batch"]].to_numpy(dtype=np.float64)], 1)
 
 
 def bit_class(r):
@@ -114,16 +126,22 @@ def recording_rows(file):
     return pd.DataFrame(rows, dtype=str)
 
 
-def load(files):
+def load(files, batched=False):
     frames = [recording_rows(f) if f.endswith(".json") else pd.read_csv(f, keep_default_na=False, dtype=str)
               for f in files]
     d = pd.concat(frames, ignore_index=True)
     d = d[d["beta"] == "0"].copy()
-    # Plain calls only: batched and bias-epilogue answers (columns batch and epilogue, newer sweeps) are
-    # the call kinds' own (harness/api/call_kinds.hpp).
-    if "batch" in d:  # older files lack the columns: their rows are plain calls
-        d["batch"], d["epilogue"] = d["batch"].fillna(""), d["epilogue"].fillna("")
-        d = d[d["batch"].isin(["", "1"]) & d["epilogue"].isin(["", "none"])].copy()
+    # Plain calls, or (batched=True) strided batched ones; bias-epilogue answers (column epilogue, newer
+    # sweeps) are the call kinds' own (harness/api/call_kinds.hpp).
+    if "batch" not in d:
+        d["batch"] = ""
+    if "epilogue" not in d:
+        d["epilogue"] = ""
+    d["batch"], d["epilogue"] = d["batch"].fillna(""), d["epilogue"].fillna("")  # older files: plain calls
+    d = d[d["epilogue"].isin(["", "none"])].copy()
+    plain = d["batch"].isin(["", "1"])
+    d = d[~plain if batched else plain].copy()
+    d["batch"] = d["batch"].replace("", "1").astype(int)
     for c in ("m", "n", "k", "max_workspace"):
         d[c] = d[c].astype(int)
     d = d[d["max_workspace"].isin(WORKSPACES.keys())].copy()  # the limits the resolver answers for
@@ -182,12 +200,12 @@ def support_bin(support):
     return np.searchsorted(SUPPORT_EDGES, support, side="right") - 1
 
 
-def certainty_table(clf, cal):
+def certainty_table(clf, cal, featurize=features):
     """Per alignment class, the certainty of each support bin: agreement on the calibration queries,
     made non-decreasing in support (isotonic, weighted by the queries); a bin without queries takes
     the next lower bin's value (0 below the first with data)."""
     out = {"support_edges": SUPPORT_EDGES}
-    X = features(cal)
+    X = featurize(cal)
     ok = clf.predict(X) == cal["cls"].to_numpy()
     bins = support_bin(clf.tree_.n_node_samples[clf.apply(X)])
     al = aligned(cal)
@@ -226,67 +244,62 @@ def write_semicolon_csv(frame, file):
             f.write(";".join(str(v) for v in row) + "\n")
 
 
-def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--out", required=True)
-    ap.add_argument("csv", nargs="+")
-    a = ap.parse_args()
-    d = load(a.csv)
+CHECK_COLUMNS = ["a", "b", "d", "layout", "max_workspace", "fast_accum", "m", "n", "k"]
+
+
+def fit(d, featurize):
+    """One tree per operand-type pair on d's training rows: (models, agreement rows, disagreements, check
+    samples, gate rows)."""
     models, rows, disagree, checks, gates = [], [], [], [], []
+    batched = featurize is batched_features
     for (ta, tb), g in d.groupby(["a", "b"]):
         train, test = g[~g["held_out"]], g[g["held_out"]]
         if train.empty:
             print(f"{ta} x {tb}: only held-back answers, no tree", file=sys.stderr)
             continue
-        clf = DecisionTreeClassifier(random_state=0).fit(features(train), train["cls"])
+        clf = DecisionTreeClassifier(random_state=0).fit(featurize(train), train["cls"])
         m = export(clf, None, train)
         m.update({"a": ta, "b": tb, "compute": g["compute"].iloc[0]})
-        m["recorded"] = recorded_answers(train, list(clf.classes_))
+        m["recorded"] = [] if batched else recorded_answers(train, list(clf.classes_))
         cal, chk = g[g["set"] == "calibration"], g[g["set"] == "check"]
         if not cal.empty:
-            m["certainty"] = certainty_table(clf, cal)
+            m["certainty"] = certainty_table(clf, cal, featurize)
         models.append(m)
         if not chk.empty and "certainty" in m:
-            sure = certainty_of(m["certainty"], clf.tree_.n_node_samples[clf.apply(features(chk))], aligned(chk)) >= GATE
-            ok = clf.predict(features(chk)) == chk["cls"].to_numpy()
+            sure = certainty_of(m["certainty"], clf.tree_.n_node_samples[clf.apply(featurize(chk))], aligned(chk)) >= GATE
+            ok = clf.predict(featurize(chk)) == chk["cls"].to_numpy()
             for key, idx in chk.assign(i=np.arange(len(chk))).groupby(["d", "fast_accum"])["i"]:
                 i = idx.to_numpy()
                 gates.append((f"{ta}x{tb}->{key[0]}" + (" fast" if key[1] == "1" else ""), len(i), int(ok[i].sum()),
                               int(sure[i].sum()), int((sure[i] & ok[i]).sum())))
         if test.empty:  # a pair only the recordings hold (e5m2 x e5m2: refused): fitted, nothing held out
             continue
-        pred = clf.predict(features(test))
+        pred = clf.predict(featurize(test))
         ok = pred == test["cls"].to_numpy()
         for key, sub in test.assign(ok=ok, pred=pred).groupby(["d", "layout", "max_workspace", "fast_accum"]):
             rows.append((f"{ta}x{tb}->{key[0]}" + (" fast" if key[3] == "1" else ""), key[1],
                          "32 MiB" if key[2] in (0, 33554432) else f"{key[2] // 1048576} MiB", len(sub), int(sub["ok"].sum())))
+        extra = ["batch"] if batched else []
         bad = test.assign(pred=pred)[~ok]
-        disagree.append(bad[["a", "b", "d", "layout", "max_workspace", "fast_accum", "m", "n", "k", "cls", "pred"]])
+        disagree.append(bad[["a", "b", "d", "layout", "max_workspace", "fast_accum", "m", "n", "k"] + extra + ["cls", "pred"]])
         sample = test.assign(pred=pred).sample(n=min(300, len(test)), random_state=1)
         # the fit's answer as the resolver file states it: the class's configuration, or its refusal
         answer = {cls: m["classes"][i] for i, cls in enumerate(clf.classes_)}
         sample["resolver"] = [json.dumps(answer[p], sort_keys=True, separators=(",", ":")) for p in sample["pred"]]
-        checks.append(sample[["a", "b", "d", "layout", "max_workspace", "fast_accum", "m", "n", "k", "resolver"]])
-    os.makedirs(a.out, exist_ok=True)
+        checks.append(sample[CHECK_COLUMNS + extra + ["resolver"]])
     for m in models:
         assert all(math.isfinite(t) for t in m["threshold"]), "a threshold is not finite"
-    doc = {"schema": "mmaemu-cublaslt-resolver/2", "gate": GATE, "features": FEATURES, "sm_count": SMS,
-           "fitted_from": [os.path.basename(os.path.dirname(os.path.abspath(f))) + "/" + os.path.basename(f) for f in a.csv],
-           "workspaces": [33554432, 1048576], "models": models}
-    tmp = os.path.join(a.out, "resolver.json.tmp")
-    with open(tmp, "w") as f:
-        json.dump(doc, f, separators=(",", ":"))
-    os.replace(tmp, os.path.join(a.out, "resolver.json"))
-    pd.concat(disagree).rename(columns={"cls": "heuristic", "pred": "resolver"}).to_csv(
-        os.path.join(a.out, "disagreements.csv"), index=False)
-    write_semicolon_csv(pd.concat(checks), os.path.join(a.out, "resolver-check.csv"))
+    return models, rows, disagree, checks, gates
+
+
+def print_tables(rows, gates):
     print("| types | layout | workspace limit | held-out queries | agree (bit-deciding configuration) |")
     print("|---|---|---|--:|--:|")
     tot = [0, 0]
     for types, layout, ws, n, ok in sorted(rows):
         print(f"| {types} | {layout} | {ws} | {n} | {100 * ok / n:.1f}% |")
         tot = [tot[0] + n, tot[1] + ok]
-    print(f"| all | | | {tot[0]} | {100 * tot[1] / tot[0]:.1f}% |")
+    print(f"| all | | | {tot[0]} | {100 * tot[1] / max(tot[0], 1):.1f}% |")
     print(f"\n## The certainty gate on the check set (held out, never read by the fit or its certainty)\n")
     print(f"| types | queries | agree | certain (>= {GATE}) | agree among certain | wrong among certain |")
     print("|---|--:|--:|--:|--:|--:|")
@@ -298,9 +311,43 @@ def main():
     if tot[0]:
         print(f"| all | {tot[0]} | {100 * tot[1] / tot[0]:.1f}% | {100 * tot[2] / tot[0]:.1f}% | "
               f"{100 * tot[3] / max(tot[2], 1):.2f}% | {tot[2] - tot[3]} |")
+    return tot[0]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--batched", nargs="*", default=[], help="the files the batched trees are fitted and checked on")
+    ap.add_argument("csv", nargs="+")
+    a = ap.parse_args()
+    d = load(a.csv)
+    models, rows, disagree, checks, gates = fit(d, features)
+    db = load(a.batched, batched=True) if a.batched else pd.DataFrame()
+    b_models, b_rows, b_disagree, b_checks, b_gates = fit(db, batched_features) if not db.empty else ([], [], [], [], [])
+    os.makedirs(a.out, exist_ok=True)
+    fitted_from = [os.path.basename(os.path.dirname(os.path.abspath(f))) + "/" + os.path.basename(f) for f in a.csv + a.batched]
+    doc = {"schema": "mmaemu-cublaslt-resolver/2", "gate": GATE, "features": FEATURES, "sm_count": SMS,
+           "fitted_from": fitted_from, "workspaces": [33554432, 1048576], "models": models}
+    if b_models:
+        doc["batched"] = {"features": BATCHED_FEATURES, "models": b_models}
+    tmp = os.path.join(a.out, "resolver.json.tmp")
+    with open(tmp, "w") as f:
+        json.dump(doc, f, separators=(",", ":"))
+    os.replace(tmp, os.path.join(a.out, "resolver.json"))
+    pd.concat(disagree + b_disagree).rename(columns={"cls": "heuristic", "pred": "resolver"}).to_csv(
+        os.path.join(a.out, "disagreements.csv"), index=False)
+    write_semicolon_csv(pd.concat(checks), os.path.join(a.out, "resolver-check.csv"))
+    if b_checks:
+        write_semicolon_csv(pd.concat(b_checks), os.path.join(a.out, "resolver-check-batched.csv"))
+    held = print_tables(rows, gates)
     nodes = sum(len(m["feature"]) for m in models)
-    print(f"\n{len(d[~d['held_out']])} answers fitted, {tot[0]} held out; {len(models)} trees, {nodes} nodes; "
+    print(f"\n{len(d[~d['held_out']])} answers fitted, {held} held out; {len(models)} trees, {nodes} nodes; "
           f"{sum(len(m['classes']) for m in models)} classes")
+    if b_models:
+        print("\n## Strided batched calls: agreement on the held-back queries\n")
+        b_held = print_tables(b_rows, b_gates)
+        print(f"\n{len(db[~db['held_out']])} batched answers fitted, {b_held} checked; {len(b_models)} trees, "
+              f"{sum(len(m['feature']) for m in b_models)} nodes")
 
 
 if __name__ == "__main__":

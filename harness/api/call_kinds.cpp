@@ -73,7 +73,9 @@ std::pair<double, std::string> measured(const MeasuredCallKinds& m, const std::s
 lt::Resolution resolve_call_kind(const lt::Resolution& plain, const lt::LtCall& call, const MeasuredCallKinds& m) {
   lt::Resolution r = plain;
   if (!r.config) return r;
-  if (call.batch > 1) {
+  if (call.batch > 1 && r.batched_tree) {
+    r.basis = "a batched call: " + r.basis;  // the resolver's batched trees: fitted, with their own certainty
+  } else if (call.batch > 1) {
     r.config->split_k = 1;
     r.config->reduction = 0;
     r.config->workspace = 0;

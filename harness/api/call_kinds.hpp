@@ -3,8 +3,9 @@
 // - batched products (torch.bmm, baddbmm, matmul of batches): one strided batched GEMM
 //   (cublasGemmStridedBatchedEx, cublasSgemmStridedBatched) of independent products whose configuration
 //   is the heuristic's answer for the batched call, never split-K (reports/h100/torch-uncovered Q2: 148
-//   calls on an H100). The rule: the single call's answer without split-K; its certainty is the measured
-//   one alone.
+//   calls on an H100). Where the resolver has batched trees (fitted on the heuristic's answers for
+//   batched calls, with the batch count a feature) their answer and certainty stand; otherwise the rule:
+//   the single call's answer without split-K, its certainty the measured one alone.
 // - bias calls on cuBLASLt's EPILOGUE_BIAS (beta 0, 1 MiB workspace limit): the rule takes the resolver's
 //   answer for the call without the epilogue; its certainty is the lower of the resolver's and the
 //   measured one. With M = 1 (one output feature) the heuristic picks its GEMV kernel (algorithm 13)

@@ -52,10 +52,81 @@ std::vector<double> Resolver::features(const LtCall& c) {
   return f;
 }
 
+const std::vector<std::string>& Resolver::batched_feature_names() {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> n = feature_names();
+    n.push_back("batch");
+    return n;
+  }();
+  return names;
+}
+
+std::vector<double> Resolver::batched_features(const LtCall& c) {
+  std::vector<double> f = features(c);
+  f.push_back(static_cast<double>(c.batch));
+  return f;
+}
+
 std::string Resolver::recorded_key(const LtCall& c) {
   return std::string(ref::format_name(c.d)) + "|" + std::string(layout_name(c.layout)) + "|" +
          std::to_string(workspace_of(c)) + "|" + (c.fast_accum ? "1" : "0") + "|" + std::to_string(c.M) + "|" +
          std::to_string(c.N) + "|" + std::to_string(c.K);
+}
+
+// One tree of a resolver file (`m`, a "models" entry) over `n_features` features; InputError naming the file
+// when it is malformed.
+Resolver::Tree Resolver::parse_tree(const nlohmann::json& m, size_t n_features, const std::string& where) {
+  Tree t;
+  const auto a = ref::parse_format(m.at("a").get<std::string>()), b = ref::parse_format(m.at("b").get<std::string>());
+  if (!a || !b) throw InputError(where, "a model names an unknown format");
+  t.a = *a;
+  t.b = *b;
+  t.feature = m.at("feature").get<std::vector<int>>();
+  t.left = m.at("left").get<std::vector<int>>();
+  t.right = m.at("right").get<std::vector<int>>();
+  t.leaf_class = m.at("leaf_class").get<std::vector<int>>();
+  t.threshold = m.at("threshold").get<std::vector<double>>();
+  t.leaf_support = m.at("leaf_support").get<std::vector<size_t>>();
+  const size_t n = t.feature.size();
+  if (t.left.size() != n || t.right.size() != n || t.leaf_class.size() != n || t.threshold.size() != n ||
+      t.leaf_support.size() != n || n == 0)
+    throw InputError(where, "a tree's arrays differ in length");
+  if (m.contains("certainty")) {  // absent only for a pair without held-back queries (e5m2 x e5m2)
+    const auto& c = m.at("certainty");
+    t.certainty.support_edges = c.at("support_edges").get<std::vector<size_t>>();
+    t.certainty.aligned = c.at("aligned").get<std::vector<double>>();
+    t.certainty.unaligned = c.at("unaligned").get<std::vector<double>>();
+    t.certainty.aligned_queries = c.at("aligned_queries").get<std::vector<size_t>>();
+    t.certainty.unaligned_queries = c.at("unaligned_queries").get<std::vector<size_t>>();
+    const size_t bins = t.certainty.support_edges.size();
+    const auto in_unit = [](const std::vector<double>& v) {
+      return std::all_of(v.begin(), v.end(), [](double x) { return x >= 0 && x <= 1; });
+    };
+    if (bins == 0 || t.certainty.support_edges[0] != 1 || !std::is_sorted(t.certainty.support_edges.begin(), t.certainty.support_edges.end()) ||
+        t.certainty.aligned.size() != bins || t.certainty.unaligned.size() != bins ||
+        t.certainty.aligned_queries.size() != bins || t.certainty.unaligned_queries.size() != bins ||
+        !in_unit(t.certainty.aligned) || !in_unit(t.certainty.unaligned))
+      throw InputError(where, "a tree's certainty table is malformed");
+  }
+  for (const auto& cls : m.at("classes")) {
+    Resolution res;
+    if (cls.contains("refused")) res.refused = cls.at("refused").get<std::string>();
+    else res.config = algo_from_json(cls, where);
+    t.classes.push_back(std::move(res));
+  }
+  for (const auto& r : m.at("recorded")) {
+    const size_t cls = r.at("class").get<size_t>();
+    if (cls >= t.classes.size()) throw InputError(where, "a recorded answer names no class of its tree");
+    t.recorded[r.at("key").get<std::string>()] = cls;
+  }
+  for (size_t i = 0; i < n; ++i) {
+    const bool leaf = t.feature[i] < 0;
+    const auto child_ok = [&](int c) { return c > static_cast<int>(i) && c < static_cast<int>(n); };
+    if (leaf ? (t.leaf_class[i] < 0 || t.leaf_class[i] >= static_cast<int>(t.classes.size()))
+             : (t.feature[i] >= static_cast<int>(n_features) || !child_ok(t.left[i]) || !child_ok(t.right[i])))
+      throw InputError(where, "tree node " + std::to_string(i) + " is malformed");
+  }
+  return t;
 }
 
 Resolver Resolver::load(const std::filesystem::path& file) {
@@ -77,58 +148,14 @@ Resolver Resolver::load(const std::filesystem::path& file) {
       throw InputError(where, "written for other features than this build computes (refit it with "
                               "scripts/cublaslt_resolver_fit.py)");
     r.workspaces_ = j.at("workspaces").get<std::vector<size_t>>();
-    for (const auto& m : j.at("models")) {
-      Tree t;
-      const auto a = ref::parse_format(m.at("a").get<std::string>()), b = ref::parse_format(m.at("b").get<std::string>());
-      if (!a || !b) throw InputError(where, "a model names an unknown format");
-      t.a = *a;
-      t.b = *b;
-      t.feature = m.at("feature").get<std::vector<int>>();
-      t.left = m.at("left").get<std::vector<int>>();
-      t.right = m.at("right").get<std::vector<int>>();
-      t.leaf_class = m.at("leaf_class").get<std::vector<int>>();
-      t.threshold = m.at("threshold").get<std::vector<double>>();
-      t.leaf_support = m.at("leaf_support").get<std::vector<size_t>>();
-      const size_t n = t.feature.size();
-      if (t.left.size() != n || t.right.size() != n || t.leaf_class.size() != n || t.threshold.size() != n ||
-          t.leaf_support.size() != n || n == 0)
-        throw InputError(where, "a tree's arrays differ in length");
-      if (m.contains("certainty")) {  // absent only for a pair without held-back queries (e5m2 x e5m2)
-        const auto& c = m.at("certainty");
-        t.certainty.support_edges = c.at("support_edges").get<std::vector<size_t>>();
-        t.certainty.aligned = c.at("aligned").get<std::vector<double>>();
-        t.certainty.unaligned = c.at("unaligned").get<std::vector<double>>();
-        t.certainty.aligned_queries = c.at("aligned_queries").get<std::vector<size_t>>();
-        t.certainty.unaligned_queries = c.at("unaligned_queries").get<std::vector<size_t>>();
-        const size_t bins = t.certainty.support_edges.size();
-        const auto in_unit = [](const std::vector<double>& v) {
-          return std::all_of(v.begin(), v.end(), [](double x) { return x >= 0 && x <= 1; });
-        };
-        if (bins == 0 || t.certainty.support_edges[0] != 1 || !std::is_sorted(t.certainty.support_edges.begin(), t.certainty.support_edges.end()) ||
-            t.certainty.aligned.size() != bins || t.certainty.unaligned.size() != bins ||
-            t.certainty.aligned_queries.size() != bins || t.certainty.unaligned_queries.size() != bins ||
-            !in_unit(t.certainty.aligned) || !in_unit(t.certainty.unaligned))
-          throw InputError(where, "a tree's certainty table is malformed");
-      }
-      for (const auto& cls : m.at("classes")) {
-        Resolution res;
-        if (cls.contains("refused")) res.refused = cls.at("refused").get<std::string>();
-        else res.config = algo_from_json(cls, where);
-        t.classes.push_back(std::move(res));
-      }
-      for (const auto& r : m.at("recorded")) {
-        const size_t cls = r.at("class").get<size_t>();
-        if (cls >= t.classes.size()) throw InputError(where, "a recorded answer names no class of its tree");
-        t.recorded[r.at("key").get<std::string>()] = cls;
-      }
-      for (size_t i = 0; i < n; ++i) {
-        const bool leaf = t.feature[i] < 0;
-        const auto child_ok = [&](int c) { return c > static_cast<int>(i) && c < static_cast<int>(n); };
-        if (leaf ? (t.leaf_class[i] < 0 || t.leaf_class[i] >= static_cast<int>(t.classes.size()))
-                 : (t.feature[i] >= static_cast<int>(feature_names().size()) || !child_ok(t.left[i]) || !child_ok(t.right[i])))
-          throw InputError(where, "tree node " + std::to_string(i) + " is malformed");
-      }
-      r.trees_.push_back(std::move(t));
+    for (const auto& m : j.at("models")) r.trees_.push_back(parse_tree(m, feature_names().size(), where));
+    // Strided batched calls' own trees (features: the plain ones and the batch count), when fitted.
+    if (j.contains("batched")) {
+      const auto& b = j.at("batched");
+      if (b.at("features").get<std::vector<std::string>>() != batched_feature_names())
+        throw InputError(where, "its batched trees were written for other features than this build computes (refit it "
+                                "with scripts/cublaslt_resolver_fit.py)");
+      for (const auto& m : b.at("models")) r.batched_trees_.push_back(parse_tree(m, batched_feature_names().size(), where));
     }
   } catch (const nlohmann::json::exception& e) {
     throw InputError(where, std::string("malformed resolver: ") + e.what());
@@ -137,20 +164,25 @@ Resolver Resolver::load(const std::filesystem::path& file) {
 }
 
 Resolution Resolver::resolve(const LtCall& call, const std::string& option) const {
-  const auto tree = std::find_if(trees_.begin(), trees_.end(), [&](const Tree& t) { return t.a == call.a && t.b == call.b; });
+  const auto pair = [&](const Tree& t) { return t.a == call.a && t.b == call.b; };
+  // A strided batched call goes to its pair's batched tree where the file has one; otherwise to the plain
+  // tree (the caller's call-kind rule then applies: harness/api/call_kinds.hpp).
+  const auto batched_tree = call.batch > 1 ? std::find_if(batched_trees_.begin(), batched_trees_.end(), pair) : batched_trees_.end();
+  const bool batched = batched_tree != batched_trees_.end();
+  const auto tree = batched ? batched_tree : std::find_if(trees_.begin(), trees_.end(), pair);
   if (tree == trees_.end())
     throw InputError(option, "the resolver (" + file_.string() + ") has no tree for " +
                                  std::string(ref::format_name(call.a)) + " x " + std::string(ref::format_name(call.b)));
   if (std::find(workspaces_.begin(), workspaces_.end(), workspace_of(call)) == workspaces_.end())
     throw InputError(option, "the resolver was fitted for workspace limits of 32 MiB and 1 MiB, not " +
                                  std::to_string(workspace_of(call)) + " bytes");
-  if (const auto hit = tree->recorded.find(recorded_key(call)); hit != tree->recorded.end()) {
+  if (const auto hit = tree->recorded.find(recorded_key(call)); !batched && hit != tree->recorded.end()) {
     Resolution r = tree->classes[hit->second];
     r.certainty = 1;
     r.basis = "the answer recorded for this very call";
     return r;
   }
-  const std::vector<double> f = features(call);
+  const std::vector<double> f = batched ? batched_features(call) : features(call);
   size_t node = 0;
   while (tree->feature[node] >= 0) {
     // scikit-learn compares the feature as float32 (its input dtype) against a float64 threshold
@@ -158,12 +190,14 @@ Resolution Resolver::resolve(const LtCall& call, const std::string& option) cons
     node = static_cast<size_t>(x <= tree->threshold[node] ? tree->left[node] : tree->right[node]);
   }
   Resolution r = tree->classes[static_cast<size_t>(tree->leaf_class[node])];
+  r.batched_tree = batched;
+  const std::string fitted = batched ? "a fitted leaf of the batched tree, " : "a fitted leaf of ";
   const size_t support = tree->leaf_support[node];
   const Certainty& ct = tree->certainty;
   const bool aligned = call.M % 8 == 0 && call.N % 8 == 0 && call.K % 8 == 0;
   if (ct.support_edges.empty()) {
     r.certainty = 0;
-    r.basis = "a fitted leaf of " + std::to_string(support) + " training answers; no held-back queries to state a certainty";
+    r.basis = fitted + std::to_string(support) + " training answers; no held-back queries to state a certainty";
     return r;
   }
   const size_t bin =
@@ -173,7 +207,7 @@ Resolution Resolver::resolve(const LtCall& call, const std::string& option) cons
   const size_t queries = (aligned ? ct.aligned_queries : ct.unaligned_queries)[bin];
   char pct[32];
   std::snprintf(pct, sizeof pct, "%.1f%%", 100 * r.certainty);
-  r.basis = "a fitted leaf of " + std::to_string(support) + " training answers; certainty " + pct + " (held-back " +
+  r.basis = fitted + std::to_string(support) + " training answers; certainty " + pct + " (held-back " +
             (aligned ? "aligned" : "unaligned") + " queries from leaves of " + std::to_string(ct.support_edges[bin]) +
             (bin + 1 < ct.support_edges.size() ? "-" + std::to_string(ct.support_edges[bin + 1] - 1) : "+") +
             " answers: " + std::to_string(queries) + ")";

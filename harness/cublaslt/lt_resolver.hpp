@@ -1,6 +1,7 @@
 // The resolver: which algorithm configuration cuBLASLt's heuristic picks for a call, for any call of
 // the types it was fitted for, without a GPU. A library profile's resolver is data
-// (fixtures/cublaslt-h200/heuristic/resolver.json): a decision tree per operand-type pair, fitted by
+// (fixtures/cublaslt-h200/heuristic/resolver.json): a decision tree per operand-type pair (and one per
+// pair for strided batched calls, with the batch count among its features), fitted by
 // scripts/cublaslt_resolver_fit.py from recordings of the heuristic itself on the H200 (hundreds of
 // thousands of answers) and held against queries it never saw (fit.md there: agreement per type,
 // layout and workspace limit; every disagreement listed).
@@ -15,6 +16,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
 #include "harness/cublaslt/lt_call.hpp"
 
 namespace mmaemu::lt {
@@ -28,6 +31,7 @@ struct Resolution {
   std::string refused;    // when !config
   double certainty = 0;   // 0 ... 1
   std::string basis;      // for people: "a fitted leaf of 37 training answers; 96.1% of 1,148 ..."
+  bool batched_tree = false;  // answered by the batched trees (a strided batched call, batch > 1)
 };
 
 // The certainty below which `--strict` (mmaemu gemm, torch) and mmaemu.torch.emulate(strict=True)
@@ -48,6 +52,10 @@ class Resolver {
   // The features of a call in the data file's order: the single definition the fit script mirrors.
   static const std::vector<std::string>& feature_names();
   static std::vector<double> features(const LtCall& call);
+  // The batched trees' features: the plain ones, then the batch count.
+  static const std::vector<std::string>& batched_feature_names();
+  static std::vector<double> batched_features(const LtCall& call);
+  bool has_batched_trees() const { return !batched_trees_.empty(); }
   // A call as the data file's recorded answers name it: "d|layout|workspace bytes|fast|M|N|K".
   static std::string recorded_key(const LtCall& call);
 
@@ -68,9 +76,11 @@ class Resolver {
     Certainty certainty;
     std::map<std::string, size_t> recorded;  // answers recorded for these very calls -> class
   };
+  static Tree parse_tree(const nlohmann::json& m, size_t n_features, const std::string& where);
   std::filesystem::path file_;
   std::vector<size_t> workspaces_;
   std::vector<Tree> trees_;
+  std::vector<Tree> batched_trees_;  // strided batched calls' (the file's "batched" section), when fitted
 };
 
 }  // namespace mmaemu::lt

@@ -4,6 +4,7 @@
     python3 fresh_replay.py configs DIR [--write-batched FILE]   # DIR: fresh.py configs' output
     python3 fresh_replay.py replay DIR [--jobs N] [--emulate-up-to MACS] [--out FILE]   # fresh.py calls'
     python3 fresh_replay.py inplace DIR                           # fresh.py inplace's
+    python3 fresh_replay.py batched-rows DIR --out CSV            # fresh.py configs' output
 
 configs: for each call, the configuration cuBLAS(Lt) logged against the resolver's answer for it, compared
 by the arithmetic the library model computes for each (ref::describe_plan: equal lines, equal bits), and
@@ -17,6 +18,10 @@ user computes it: through mmaemu.torch.emulate(strict=True) on CPU tensors for c
 --emulate-up-to multiply-adds, otherwise through mmaemu.torch_gemm(rows=...) for the sampled rows with
 the same certainty gate. Each call is exact (every sampled row's bits equal torch's on the GPU), wrong,
 or refused with its reason. Prints the table per op x type; --out writes every call's verdict (JSON).
+
+batched-rows: the strided batched calls among DIR's (configs.json and lt-log.txt, either xz-compressed) as
+heuristic.csv rows (the library's view of each call, the configuration cuBLAS logged for it), in a group
+ending "held-out": what the batched resolver is checked on (scripts/cublaslt_resolver_fit.py), never fitted.
 
 inplace: addmm's in-place epilogue on algorithm 66 (16-bit, no split-K) for each (alpha, beta): which
 of the model's epilogue and round(round(alpha * acc) + beta * C) each call follows.
@@ -383,6 +388,44 @@ def replay(args):
             f.write("\n")
 
 
+def read_maybe_xz(path):
+    import lzma
+    return lzma.open(path + ".xz", "rb").read() if not os.path.exists(path) else open(path, "rb").read()
+
+
+LIBRARY_TYPES = {"bf16": ("bf16", "bf16", "bf16", "32F"), "fp16": ("fp16", "fp16", "fp16", "32F"),
+                 "fp32": ("fp32", "fp32", "fp32", "32F"), "tf32": ("tf32", "tf32", "fp32", "32F_FAST_TF32")}
+CSV_COLUMNS = ["group", "a", "b", "d", "compute", "layout", "max_workspace", "m", "n", "k", "fast_accum", "alpha", "beta", "algo",
+               "tile", "stages", "split_k", "reduction", "swizzle", "custom", "inner_shape", "cluster", "workspace", "tile_name",
+               "stages_name", "refused", "batch", "epilogue"]
+
+
+def batched_rows(args):
+    import csv
+    d = json.loads(read_maybe_xz(os.path.join(args.dir, "configs.json")))
+    lt = read_maybe_xz(os.path.join(args.dir, "lt-log.txt"))
+    with open(args.out, "w", newline="") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_COLUMNS)
+        w.writeheader()
+        for c in d["calls"]:
+            if c["op"] not in BATCHED or c["batch"] <= 1 or "refused" in c:
+                continue
+            line = matmul_line(lt[c["log"][0]:c["log"][1]].decode(errors="replace"))
+            if line is None:
+                continue
+            cfg = config_of(line)
+            call = call_options(c["op"], c["type"], transposed=c["op"] == "matmul4d", batch=c["batch"])
+            lc = json.loads(_mmaemu.resolve(call, c["m"], c["n"], c["k"]))["call"]
+            a, b, dt, compute = LIBRARY_TYPES[c["type"]]
+            w.writerow({"group": "torch-logged-held-out", "a": a, "b": b, "d": dt, "compute": compute,
+                        "layout": lc.get("layout", "TN"), "max_workspace": 33554432, "m": lc["m"], "n": lc["n"], "k": lc["k"],
+                        "fast_accum": 0, "alpha": 1, "beta": 0, "algo": cfg["algo_id"], "tile": 0, "stages": 0,
+                        "split_k": cfg["split_k"], "reduction": cfg["reduction"], "swizzle": cfg["swizzle"],
+                        "custom": cfg["custom"], "inner_shape": 0, "cluster": 0, "workspace": cfg["workspace"],
+                        "tile_name": cfg["tile_name"], "stages_name": cfg["stages_name"], "refused": "",
+                        "batch": c["batch"], "epilogue": "none"})
+
+
 def inplace(args):
     import torch
     d = json.load(open(os.path.join(args.dir, "inplace.json")))
@@ -417,7 +460,7 @@ def inplace(args):
 
 def main():
     p = argparse.ArgumentParser()
-    p.add_argument("mode", choices=["configs", "replay", "inplace"])
+    p.add_argument("mode", choices=["configs", "replay", "inplace", "batched-rows"])
     p.add_argument("dir")
     p.add_argument("--write-kinds")
     p.add_argument("--source", help="the measurement's provenance, for call-kinds.json")
@@ -426,7 +469,7 @@ def main():
     p.add_argument("--only", type=int, action="append")
     p.add_argument("--out")
     args = p.parse_args()
-    {"configs": configs, "replay": replay, "inplace": inplace}[args.mode](args)
+    {"configs": configs, "replay": replay, "inplace": inplace, "batched-rows": batched_rows}[args.mode](args)
 
 
 if __name__ == "__main__":

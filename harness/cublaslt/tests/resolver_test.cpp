@@ -68,6 +68,47 @@ TEST(LtResolver, GivesTheFitsAnswersOnHeldOutQueries) {
   EXPECT_GT(refusals, 0u);    // FP8 shapes the library refuses are among them
 }
 
+// The batched trees: the fit's answers for held-back batched queries (resolver-check-batched.csv: the
+// plain columns, then the batch count), through Resolver::resolve with LtCall::batch set.
+TEST(LtResolver, GivesTheBatchedFitsAnswersOnHeldOutQueries) {
+  ASSERT_TRUE(shipped().has_batched_trees());
+  std::ifstream in(kHeuristic / "resolver-check-batched.csv");
+  ASSERT_TRUE(in) << "resolver-check-batched.csv is missing";
+  std::string line;
+  std::getline(in, line);
+  EXPECT_EQ(line, "a;b;d;layout;max_workspace;fast_accum;m;n;k;batch;resolver");
+  size_t checked = 0;
+  while (std::getline(in, line)) {
+    const auto f = split(line, ';');
+    ASSERT_EQ(f.size(), 11u) << line;
+    LtCall call;
+    call.a = *ref::parse_format(f[0]);
+    call.b = *ref::parse_format(f[1]);
+    call.c = call.d = *ref::parse_format(f[2]);
+    call.compute = call.a == ref::FormatId::tf32 ? ComputeType::f32_fast_tf32 : ComputeType::f32;
+    call.layout = *parse_layout(f[3]);
+    call.max_workspace = std::stoull(f[4]);
+    call.M = std::stoull(f[6]);
+    call.N = std::stoull(f[7]);
+    call.K = std::stoull(f[8]);
+    call.batch = std::stoull(f[9]);
+    const auto expected = nlohmann::json::parse(f[10]);
+    const Resolution got = shipped().resolve(call);
+    EXPECT_TRUE(got.batched_tree) << line;
+    ASSERT_TRUE(got.config) << line << ": " << got.refused;
+    EXPECT_EQ(*got.config, algo_from_json(expected, "resolver-check-batched.csv")) << line << " got " << got.config->describe();
+    ++checked;
+  }
+  EXPECT_GE(checked, 1000u);  // 300 per operand type
+  // A single call of the same shape is the plain tree's.
+  LtCall single;
+  single.a = single.b = single.c = single.d = ref::FormatId::bf16;
+  single.M = single.N = single.K = 512;
+  EXPECT_FALSE(shipped().resolve(single).batched_tree);
+  single.batch = 8;
+  EXPECT_TRUE(shipped().resolve(single).batched_tree);
+}
+
 // Every call PyTorch 2.11 made on the H200 (fixtures/torch-h200) resolves to the algorithm, split-K and
 // reduction scheme cuBLASLt logged for it (their heuristic answers are part of the fit: fit.md).
 TEST(LtResolver, ResolvesPyTorchsCallsAsTheLibraryRanThem) {
