@@ -18,6 +18,13 @@ The features are functions of M, N, K and the call's options, listed by name in 
 resolver (harness/cublaslt/lt_resolver.cpp) computes the same list and refuses a data file whose list
 differs. Thresholds compare the feature rounded to float32, as scikit-learn does.
 
+Agreement is counted twice: by class, and by outcome: the library model's arithmetic for the call under the
+predicted configuration against that under the heuristic's (ref::describe_plan through the Python
+module's `arithmetic`, alpha 0.5 and beta 1 so that the epilogue's form counts; equal plans give equal
+bits), or the same code where the model declines both. Two classes can compute the same bits for a
+call (an algorithm whose rules equal another's there); the certainty is fitted on the outcome, which is
+what a wrong answer would cost. The module is imported from MMAEMU_PYTHON (default build/python).
+
 How sure an answer is: each leaf keeps its support (the training answers that reached it). On the
 calibration set (held-back groups ending "test" or "calibration-held-out"), agreement is counted per support bin and
 alignment class (M, N, K all multiples of 8 or not); an isotonic (non-decreasing in support) fit of it
@@ -200,13 +207,40 @@ def support_bin(support):
     return np.searchsorted(SUPPORT_EDGES, support, side="right") - 1
 
 
-def certainty_table(clf, cal, featurize=features):
-    """Per alignment class, the certainty of each support bin: agreement on the calibration queries,
+_OUTCOMES = {}
+
+
+def outcome(r, config):
+    """What the library model does for row r's call (alpha 0.5, beta 1) under a configuration (a class's JSON or
+    a config_json): its arithmetic, the code it declines with, or the heuristic's refusal."""
+    if "refused" in config:
+        return "refused"
+    cfg = json.dumps(config, sort_keys=True)
+    key = (r["a"], r["b"], r["d"], r["fast_accum"], r["layout"], int(r["max_workspace"]), int(r["m"]), int(r["n"]),
+           int(r["k"]), cfg)
+    if key not in _OUTCOMES:
+        sys.path.insert(0, os.environ.get("MMAEMU_PYTHON", "build/python"))
+        from mmaemu import _mmaemu
+        call = _mmaemu.LibraryCall("cublaslt-h200", r["a"], r["b"], r["d"], 0.5, 1.0, "", "", r["fast_accum"] == "1",
+                                   r["layout"], int(r["max_workspace"]) or None, "", "", None)
+        out = json.loads(_mmaemu.arithmetic(call, int(r["m"]), int(r["n"]), int(r["k"]), cfg))
+        _OUTCOMES[key] = out.get("arithmetic") or "declined " + out["decline"]
+    return _OUTCOMES[key]
+
+
+def same_outcome(rows, pred, answer):
+    """Per row: the predicted class's configuration gives the outcome the heuristic's own configuration gives."""
+    return np.array([p == r["cls"] or outcome(r, answer[p]) == outcome(r, config_json(r))
+                     for (_, r), p in zip(rows.iterrows(), pred)], dtype=bool)
+
+
+def certainty_table(clf, cal, featurize, answer):
+    """Per alignment class, the certainty of each support bin: agreement (same outcome) on the calibration queries,
     made non-decreasing in support (isotonic, weighted by the queries); a bin without queries takes
     the next lower bin's value (0 below the first with data)."""
     out = {"support_edges": SUPPORT_EDGES}
     X = featurize(cal)
-    ok = clf.predict(X) == cal["cls"].to_numpy()
+    ok = same_outcome(cal, clf.predict(X), answer)
     bins = support_bin(clf.tree_.n_node_samples[clf.apply(X)])
     al = aligned(cal)
     for name, cls in (("aligned", True), ("unaligned", False)):
@@ -261,13 +295,15 @@ def fit(d, featurize):
         m = export(clf, None, train)
         m.update({"a": ta, "b": tb, "compute": g["compute"].iloc[0]})
         m["recorded"] = [] if batched else recorded_answers(train, list(clf.classes_))
+        # the fit's answer as the resolver file states it: the class's configuration, or its refusal
+        answer = {cls: m["classes"][i] for i, cls in enumerate(clf.classes_)}
         cal, chk = g[g["set"] == "calibration"], g[g["set"] == "check"]
         if not cal.empty:
-            m["certainty"] = certainty_table(clf, cal, featurize)
+            m["certainty"] = certainty_table(clf, cal, featurize, answer)
         models.append(m)
         if not chk.empty and "certainty" in m:
             sure = certainty_of(m["certainty"], clf.tree_.n_node_samples[clf.apply(featurize(chk))], aligned(chk)) >= GATE
-            ok = clf.predict(featurize(chk)) == chk["cls"].to_numpy()
+            ok = same_outcome(chk, clf.predict(featurize(chk)), answer)
             for key, idx in chk.assign(i=np.arange(len(chk))).groupby(["d", "fast_accum"])["i"]:
                 i = idx.to_numpy()
                 gates.append((f"{ta}x{tb}->{key[0]}" + (" fast" if key[1] == "1" else ""), len(i), int(ok[i].sum()),
@@ -276,15 +312,15 @@ def fit(d, featurize):
             continue
         pred = clf.predict(featurize(test))
         ok = pred == test["cls"].to_numpy()
-        for key, sub in test.assign(ok=ok, pred=pred).groupby(["d", "layout", "max_workspace", "fast_accum"]):
+        same = same_outcome(test, pred, answer)
+        for key, sub in test.assign(ok=ok, same=same, pred=pred).groupby(["d", "layout", "max_workspace", "fast_accum"]):
             rows.append((f"{ta}x{tb}->{key[0]}" + (" fast" if key[3] == "1" else ""), key[1],
-                         "32 MiB" if key[2] in (0, 33554432) else f"{key[2] // 1048576} MiB", len(sub), int(sub["ok"].sum())))
+                         "32 MiB" if key[2] in (0, 33554432) else f"{key[2] // 1048576} MiB", len(sub), int(sub["ok"].sum()),
+                         int(sub["same"].sum())))
         extra = ["batch"] if batched else []
         bad = test.assign(pred=pred)[~ok]
         disagree.append(bad[["a", "b", "d", "layout", "max_workspace", "fast_accum", "m", "n", "k"] + extra + ["cls", "pred"]])
         sample = test.assign(pred=pred).sample(n=min(300, len(test)), random_state=1)
-        # the fit's answer as the resolver file states it: the class's configuration, or its refusal
-        answer = {cls: m["classes"][i] for i, cls in enumerate(clf.classes_)}
         sample["resolver"] = [json.dumps(answer[p], sort_keys=True, separators=(",", ":")) for p in sample["pred"]]
         checks.append(sample[CHECK_COLUMNS + extra + ["resolver"]])
     for m in models:
@@ -293,15 +329,15 @@ def fit(d, featurize):
 
 
 def print_tables(rows, gates):
-    print("| types | layout | workspace limit | held-out queries | agree (bit-deciding configuration) |")
-    print("|---|---|---|--:|--:|")
-    tot = [0, 0]
-    for types, layout, ws, n, ok in sorted(rows):
-        print(f"| {types} | {layout} | {ws} | {n} | {100 * ok / n:.1f}% |")
-        tot = [tot[0] + n, tot[1] + ok]
-    print(f"| all | | | {tot[0]} | {100 * tot[1] / max(tot[0], 1):.1f}% |")
+    print("| types | layout | workspace limit | held-out queries | agree (bit-deciding configuration) | same outcome |")
+    print("|---|---|---|--:|--:|--:|")
+    tot = [0, 0, 0]
+    for types, layout, ws, n, ok, same in sorted(rows):
+        print(f"| {types} | {layout} | {ws} | {n} | {100 * ok / n:.1f}% | {100 * same / n:.1f}% |")
+        tot = [tot[0] + n, tot[1] + ok, tot[2] + same]
+    print(f"| all | | | {tot[0]} | {100 * tot[1] / max(tot[0], 1):.1f}% | {100 * tot[2] / max(tot[0], 1):.1f}% |")
     print(f"\n## The certainty gate on the check set (held out, never read by the fit or its certainty)\n")
-    print(f"| types | queries | agree | certain (>= {GATE}) | agree among certain | wrong among certain |")
+    print(f"| types | queries | same outcome | certain (>= {GATE}) | same outcome among certain | wrong among certain |")
     print("|---|--:|--:|--:|--:|--:|")
     tot = [0, 0, 0, 0]
     for types, n, ok, sure, sure_ok in sorted(gates):
