@@ -167,6 +167,10 @@ endif()
 
 # The call kinds' measurement beside the resolver, as shipped.
 seed(call_kinds "${S}/fixtures/cublaslt-h200/heuristic/call-kinds.json")
+# A capture cut to its header and first calls (each line a whole record).
+file(STRINGS "${S}/fixtures/captures/torch-fresh-h100.jsonl" _capture_lines LIMIT_COUNT 6)
+list(JOIN _capture_lines "\n" _capture_text)
+seed_text(capture "torch-fresh-h100-head.jsonl" "${_capture_text}\n")
 
 # The third-party archive is not in the repository (and is megabytes): a synthetic one of the same
 # layout (harness/external/km_archive.hpp), as a plain tar (its text is what the fuzzer mutates

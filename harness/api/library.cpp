@@ -10,6 +10,7 @@
 #include "harness/api/call_kinds.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/operands.hpp"
+#include "harness/cublaslt/lt_capture.hpp"
 #include "harness/cublaslt/lt_model.hpp"
 #include "harness/cublaslt/lt_resolver.hpp"
 #include "kernels/library/library_gemm.hpp"
@@ -37,6 +38,51 @@ lt::Resolution resolution(const std::string& resolver, const lt::LtCall& call, c
   return resolve_call_kind(loaded_resolver(resolver).resolve(call, option), call, measured_call_kinds(resolver));
 }
 
+// Once per process and text: a warning on stderr (a model's layers repeat their calls).
+void warn_once(const std::string& text) {
+  static std::mutex mutex;
+  static std::set<std::string> warned;
+  const std::lock_guard<std::mutex> lock(mutex);
+  if (warned.insert(text).second) std::cerr << "mmaemu: warning: " << text << "\n";
+}
+
+// The capture a call names, read once per process, and checked against the call's profile: one made
+// with another library build or SM count picks other configurations, so it is refused (or, with
+// force_capture, taken with a warning).
+const lt::Capture& loaded_capture(const LibraryCallOptions& o) {
+  static std::mutex mutex;
+  static std::map<std::string, lt::Capture> loaded;
+  const lt::Capture* cap = nullptr;
+  {
+    const std::lock_guard<std::mutex> lock(mutex);
+    auto it = loaded.find(o.calls);
+    if (it == loaded.end()) it = loaded.emplace(o.calls, lt::Capture::read(o.calls)).first;
+    cap = &it->second;
+  }
+  const LibraryProfileInfo& profile = library_profile(o.library);
+  if (const auto why = cap->incompatible(profile.library_version, profile.sm_count)) {
+    if (!o.force_capture)
+      throw InputError("--calls", o.calls + ": " + *why + "; refused for profile " + o.library +
+                                      " (--force-capture takes it anyway)");
+    warn_once("--calls " + o.calls + ": " + *why + "; taken anyway (--force-capture): its configurations may not be "
+              "the ones " + o.library + "'s library picks");
+  }
+  return *cap;
+}
+
+// The configuration the capture holds for the call, as a resolution (certainty 1), or none (no capture,
+// or the call is not in it).
+std::optional<lt::Resolution> captured(const LibraryCallOptions& o, const lt::LtCall& call) {
+  if (o.calls.empty()) return std::nullopt;
+  const lt::CapturedCall* hit = loaded_capture(o).find(call);
+  if (!hit) return std::nullopt;
+  lt::Resolution r;
+  r.config = hit->config;
+  r.certainty = 1;
+  r.basis = "the configuration cuBLASLt ran for this call (" + o.calls + ":" + std::to_string(hit->line) + ")";
+  return r;
+}
+
 // A matrix operand's words after its dtype and shape check (rows, cols: 0 accepts any).
 const std::vector<uint32_t>& matrix_words(const Operand& o, char role, ref::FormatId f, size_t rows, size_t cols) {
   const NpyArray& a = o.array;
@@ -61,13 +107,8 @@ void check_certainty(const LibraryCallOptions& o, const lt::LtCall& call, const 
                                         "cuBLASLt ran with --algo FILE");
   }
   if (o.min_certainty || res.certainty >= lt::kCertaintyGate) return;
-  static std::mutex mutex;
-  static std::set<std::string> warned;
-  const std::lock_guard<std::mutex> lock(mutex);
-  if (warned.insert(call.name()).second)
-    std::cerr << "mmaemu: warning: --algo auto: the resolver is not sure cuBLASLt picks " << res.config->describe()
-              << " for " << call.name() << " (" << res.basis << "); the bits are the model's for that configuration "
-              << "(--strict refuses such a call)\n";
+  warn_once("--algo auto: the resolver is not sure cuBLASLt picks " + res.config->describe() + " for " + call.name() +
+            " (" + res.basis + "); the bits are the model's for that configuration (--strict refuses such a call)");
 }
 
 // PyTorch's addmm runs C and D as one buffer through cuBLAS; on algorithm 66 without split-K in 16-bit
@@ -97,6 +138,18 @@ lt::LtAlgoConfig configuration(const LibraryCallOptions& o, const std::optional<
 lt::LtAlgoConfig resolved_configuration(const LibraryCallOptions& o, const std::optional<lt::LtAlgoConfig>& given,
                                         const lt::LtCall& call) {
   if (given) return *given;
+  if (const auto cap = captured(o, call)) {
+    if (const auto why = ref::model_declines(lt::library_call(call), lt::library_algo(*cap->config)))
+      throw InputError("--calls", "cuBLASLt ran " + cap->config->describe() + " for " + call.name() + " (" + cap->basis +
+                                      "): " + why->detail);
+    return *cap->config;
+  }
+  if (!o.calls.empty()) {
+    if (o.min_certainty)
+      throw InputError("--calls", call.name() + " is not in the capture " + o.calls +
+                                      ": refused rather than take the resolver's prediction (strict)");
+    warn_once("--calls: " + call.name() + " is not in the capture " + o.calls + "; the resolver answers it");
+  }
   const std::string& resolver = resolver_of(o);
   const lt::Resolution res = resolution(resolver, call, "--algo auto");
   if (!res.config)
@@ -304,7 +357,9 @@ nlohmann::json resolve(const LibraryCallOptions& o, size_t m, size_t n, size_t k
     out["refused"] = "the library model: " + why->detail;
     out["decline"] = why->code_name();
   } else {
-    const lt::Resolution r = resolution(resolver, call, "mmaemu resolve");
+    const auto cap = captured(o, call);
+    const lt::Resolution r = cap ? *cap : resolution(resolver, call, "mmaemu resolve");
+    if (cap) out["captured"] = true;
     if (!r.config) {
       out["refused"] = "the heuristic (resolver): " + r.refused;
     } else {

@@ -23,8 +23,18 @@ const std::vector<LibraryProfileInfo>& library_profiles() {
        "cuBLASLt 13.1.0.3 (130100) on an NVIDIA H200 (132 SMs): the library model (algorithms " + ref::modelled_algorithm_list() +
            ", fitted from recordings) and the heuristic's resolver (fixtures/cublaslt-h200/heuristic)",
        "the CUDA 13.0 toolkit's libcublasLt.so.13.1.0.3 and PyTorch 2.11's wheel (nvidia-cublas 13.1.0.3): the same "
-       "file (SHA-256 656298c8...), so one profile serves both (fixtures/torch-h200)"}};
+       "file (SHA-256 656298c8...), so one profile serves both (fixtures/torch-h200)",
+       130100, 132}};
   return profiles;
+}
+
+const LibraryProfileInfo& library_profile(const std::string& name) {
+  const auto& profiles = library_profiles();
+  const auto it = std::find_if(profiles.begin(), profiles.end(), [&](const auto& p) { return p.name == name; });
+  if (it != profiles.end()) return *it;
+  std::string known;
+  for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p.name;
+  throw InputError("--library", "unknown library profile '" + name + "' (" + known + ")");
 }
 
 std::filesystem::path default_resolver() { return MMAEMU_SOURCE_DIR "/fixtures/cublaslt-h200/heuristic/resolver.json"; }
@@ -43,12 +53,7 @@ float parse_scale_factor(const char* option, const std::string& text) {
 }
 
 lt::LtCall describe_library_call(const LibraryCallOptions& o, size_t M, size_t N, size_t K) {
-  const auto& profiles = library_profiles();
-  if (std::none_of(profiles.begin(), profiles.end(), [&](const auto& p) { return p.name == o.library; })) {
-    std::string known;
-    for (const auto& p : profiles) known += (known.empty() ? "" : ", ") + p.name;
-    throw InputError("--library", "unknown library profile '" + o.library + "' (" + known + ")");
-  }
+  library_profile(o.library);
   if (o.a_type.empty() || o.b_type.empty() || o.d_type.empty())
     throw InputError("--library", "a library call needs --a-type, --b-type and --d-type");
   if (o.torch_op.empty()) {  // the options that describe a PyTorch call have no meaning for a library call
@@ -123,6 +128,14 @@ lt::LtCall describe_torch_call(const LibraryCallOptions& o, size_t m, size_t n, 
   }
   if (o.torch_op != "addmm" && o.beta != (o.bias ? 1.0f : 0.0f))
     throw InputError("--beta", "torch." + o.torch_op + " has no beta (torch.addmm has)");
+  // Operands with a dimension of 1 are contiguous both ways, and aten then passes them untransposed
+  // (cuBLASLt's log of 200 fresh PyTorch 2.11 calls on an H100, reports/h100/torch-fresh: linear and 4-D
+  // matmul with k = 1, linear with n = 1 ran NN where the views alone say TN; a batched call with n = 1
+  // ran unswapped, M = m and N = 1 in layout TT).
+  if (o.torch_op != "scaled_mm" && (k == 1 || (o.torch_op == "linear" && n == 1))) lib.layout = "NN";
+  if (o.batch > 1 && n == 1 && k != 1)
+    throw InputError("--batch", "a batched call with n = 1: cuBLAS runs it as M = " + std::to_string(m) +
+                                    ", N = 1 in layout TT (recorded), which the resolver was not fitted on; refused");
   lt::LtCall call = describe_library_call(lib, n, m, k);
   call.bias = epilogue;  // beta stays 1: the bias added once, as ref::LibraryCall::bias says
   if (o.batch == 0) throw InputError("--batch", "a batched call has at least one product");

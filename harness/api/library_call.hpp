@@ -43,14 +43,23 @@ struct LibraryCallOptions {
   // whose answer is less sure is refused with the reason. Unset: answered, with a warning on stderr
   // below lt::kCertaintyGate (`--strict` and mmaemu.torch.emulate(strict=True) set the gate).
   std::optional<double> min_certainty;
+  // A capture of a model's calls (lt_capture.hpp): a call found there takes the configuration the library
+  // ran for it; one not found takes the resolver's answer with a warning on stderr, and is refused under a
+  // certainty requirement (strict). A capture made with another library build or SM count than the
+  // profile's is refused, unless force_capture (then taken, with a warning).
+  std::string calls;
+  bool force_capture = false;
 };
 
 // The library profiles, in one list: the names --library takes and what `mmaemu info` says of each
 // (which library builds a profile stands for: one per distinct library file).
 struct LibraryProfileInfo {
   std::string name, library, builds;
+  long long library_version = 0;  // cublasLtGetVersion() of the library it stands for
+  int sm_count = 0;               // the GPU's SMs (the heuristic plans its waves for them)
 };
 const std::vector<LibraryProfileInfo>& library_profiles();
+const LibraryProfileInfo& library_profile(const std::string& name);  // InputError (--library) for an unknown one
 
 // The profile's resolver file in this source tree (the default of --resolver).
 std::filesystem::path default_resolver();

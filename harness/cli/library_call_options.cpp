@@ -18,6 +18,12 @@ void add_library_call_options(CLI::App* cmd, api::LibraryCallOptions& o, CLI::Op
   need(cmd->add_flag("--mat2-transposed", o.mat2_transposed, "--torch matmul or addmm: mat2 is a transposed view (the library sees TN)"));
   need(cmd->add_flag("--mat1-transposed", o.mat1_transposed, "--torch matmul or addmm: mat1 is a transposed view (the library sees NT)"));
   need(cmd->add_option("--batch", o.batch, "--torch matmul or addmm: one product of a strided batched call of this many (torch.bmm, baddbmm)"));
+  need(cmd->add_option("--calls", o.calls,
+                       "A capture of a model's calls (mmaemu-capture/1): a call found there takes the configuration "
+                       "cuBLASLt ran for it; one not found the resolver's answer, with a warning (--strict: refused)")
+           ->check(CLI::ExistingFile));
+  need(cmd->add_flag("--force-capture", o.force_capture,
+                     "--calls: take a capture made with another library build or SM count than the profile's (warned)"));
   need(cmd->add_option("--resolver", o.resolver, "The profile's resolver (default: the H200's, in this source tree)"));
   need(cmd->add_option("--min-certainty", o.min_certainty,
                        "--algo auto: refuse a call whose resolved configuration is less sure than this (0 ... 1)")

@@ -116,7 +116,7 @@ def _type_of(x, given: str | None, role: str) -> str:
 
 
 def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op,
-          min_certainty=None, bias=False, mat2_transposed=False, mat1_transposed=False):
+          min_certainty=None, bias=False, mat2_transposed=False, mat1_transposed=False, calls=None, force_capture=False):
     def scale_text(s):
         if s is None:
             return ""
@@ -128,6 +128,8 @@ def _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_a
     call.bias = bool(bias)
     call.mat2_transposed = bool(mat2_transposed)
     call.mat1_transposed = bool(mat1_transposed)
+    call.calls = "" if calls is None else os.fspath(calls)
+    call.force_capture = bool(force_capture)
     return call
 
 
@@ -142,7 +144,8 @@ def _default_d_type(a_type: str) -> str:
 def library_gemm(a, b, c=None, *, profile: str = "cublaslt-h200", a_type: str | None = None,
                  b_type: str | None = None, d_type: str | None = None, alpha: float = 1.0, beta: float = 0.0,
                  scale_a=None, scale_b=None, fast_accum: bool = False, algo="auto", layout: str = "TN",
-                 workspace: int = DEFAULT_WORKSPACE, backend: str = "reference", min_certainty: float | None = None):
+                 workspace: int = DEFAULT_WORKSPACE, backend: str = "reference", min_certainty: float | None = None,
+                 calls=None, force_capture: bool = False):
     """D = alpha * scale_a * scale_b * A x B + beta * C as the library profile's model computes it
     (cuBLASLt on an H200 for "cublaslt-h200": split-K, FP8 promotion, the epilogue).
 
@@ -153,13 +156,17 @@ def library_gemm(a, b, c=None, *, profile: str = "cublaslt-h200", a_type: str | 
     configuration as a dict (a recording's "config"). backend: "reference", "host", "cpu" (the chains on
     vector lanes, every core) or "cuda". min_certainty (algo "auto"): refuse (InputError, with the reason)
     a call whose resolved configuration is less sure than this (CERTAINTY_GATE: the resolver's bar); None:
-    answer it, with a warning on stderr below the bar (mmaemu.resolve reports each answer's certainty)."""
+    answer it, with a warning on stderr below the bar (mmaemu.resolve reports each answer's certainty).
+    calls (algo "auto"): a capture of a model's calls (mmaemu-capture/1, the README's "Captures"): a call
+    found there takes the configuration cuBLASLt ran for it; one not found the resolver's answer, with a
+    warning (refused with min_certainty). force_capture: take a capture made with another library build or
+    SM count than the profile's (warned; refused otherwise)."""
     a_type = _type_of(a, a_type, "a")
     b_type = _type_of(b, b_type, "b")
     d_type = d_type or (_type_of(c, None, "c") if c is not None and hasattr(c, "dtype") and
                         _arrays.kind_of(c).floats else _default_d_type(a_type))
     call = _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, "",
-                 min_certainty)
+                 min_certainty, calls=calls, force_capture=force_capture)
     config = None if algo == "auto" else json.dumps(algo)
     if _arrays.on_cuda(a) and backend == "cuda":
         return _on_device(call, config, (a, a_type, "a"), (b, b_type, "b"), (c, d_type, "c"), d_type)
@@ -174,7 +181,8 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
                mat2_type: str | None = None, out_type: str | None = None, alpha: float = 1.0, beta: float = 0.0,
                scale_a=None, scale_b=None, fast_accum: bool = False, workspace: int | None = None,
                backend: str = "reference", min_certainty: float | None = None, mat2_transposed: bool = False,
-               batch: int = 1, rows=None, algo=None, mat1_transposed: bool = False):
+               batch: int = 1, rows=None, algo=None, mat1_transposed: bool = False, calls=None,
+               force_capture: bool = False):
     """A PyTorch call as the library profile computes it: op is "matmul", "addmm", "linear" or
     "scaled_mm"; mat1 [m, k] and mat2 [k, n] in torch's view (for linear, mat2 = weight.T), input
     [m, n] addmm's (beta * input), or a bias vector [n] (addmm's 1-D input; linear's bias, with beta 1):
@@ -190,7 +198,8 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
     (addmm: beta * input as at::mul computes it, beta rounded to the dtype first; beta 1: input itself).
     The call is described as cuBLASLt sees it (the library's A is mat2) and resolved as torch's would
     be (workspace None: torch's limit for the op, 1 MiB for _scaled_mm, 32 MiB for the others); min_certainty
-    as for library_gemm. Returns D [m, n]. mmaemu.torch.emulate() calls this for a model's matmuls."""
+    as for library_gemm, and calls, force_capture (a capture of the model's calls). Returns D [m, n].
+    mmaemu.torch.emulate() calls this for a model's matmuls."""
     mat1_type = _type_of(mat1, mat1_type, "a")
     mat2_type = _type_of(mat2, mat2_type, "b")
     out_type = out_type or _default_d_type(mat1_type)
@@ -200,7 +209,8 @@ def torch_gemm(op: str, mat1, mat2, input=None, *, profile: str = "cublaslt-h200
             beta = 1.0
         input = _arrays.broadcast_rows(input, mat1.shape[0])
     call = _call(profile, mat1_type, mat2_type, out_type, alpha, beta, scale_a, scale_b, fast_accum, "TN", workspace, op,
-                 min_certainty, bias=bias, mat2_transposed=mat2_transposed, mat1_transposed=mat1_transposed)
+                 min_certainty, bias=bias, mat2_transposed=mat2_transposed, mat1_transposed=mat1_transposed,
+                 calls=calls, force_capture=force_capture)
     call.batch = int(batch)
     if rows is not None:
         call.rows = [int(r) for r in rows]
@@ -235,12 +245,17 @@ def _on_device(call, config, a, b, c, d_type):
 
 def resolve(m: int, n: int, k: int, *, a_type: str, b_type: str, d_type: str, profile: str = "cublaslt-h200",
             layout: str = "TN", workspace: int | None = None, alpha: float = 1.0, beta: float = 0.0,
-            scale_a=None, scale_b=None, fast_accum: bool = False, torch_op: str = "") -> dict:
+            scale_a=None, scale_b=None, fast_accum: bool = False, torch_op: str = "", calls=None,
+            force_capture: bool = False, batch: int = 1, bias: bool = False, mat2_transposed: bool = False) -> dict:
     """The configuration the profile's heuristic picks for a call (`mmaemu resolve`), as a dict: the
     call as the library sees it, "config" (or "refused") and whether the library model computes it.
     With torch_op ("matmul", "addmm", "linear", "scaled_mm"), m, n, k and the types are torch's.
-    workspace None: 32 MiB, or torch's limit for torch_op."""
-    call = _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op)
+    workspace None: 32 MiB, or torch's limit for torch_op. calls: a capture (its configuration for a call
+    found there: "captured" true, certainty 1); batch, bias, mat2_transposed describe a torch call as
+    torch_gemm's do."""
+    call = _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op,
+                 bias=bias, mat2_transposed=mat2_transposed, calls=calls, force_capture=force_capture)
+    call.batch = int(batch)
     return json.loads(_mmaemu.resolve(call, m, n, k))
 
 

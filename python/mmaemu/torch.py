@@ -48,7 +48,8 @@ def _format(t, torch) -> str:
 
 
 def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: bool = True,
-            tf32: bool | None = None, workspace: int | None = None, progress: bool | None = None):
+            tf32: bool | None = None, workspace: int | None = None, progress: bool | None = None,
+            calls=None, force_capture: bool = False):
     """A context manager (a torch.overrides.TorchFunctionMode) running matmuls through `profile`.
 
     backend: "reference", "host" (the kernels' arithmetic per output on every CPU core), "cpu" (the same
@@ -56,7 +57,10 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
     tf32: fp32 matmuls as tf32 (None: as torch.backends.cuda.matmul.allow_tf32 says, as on the GPU).
     workspace: the workspace limit the heuristic plans for (None: PyTorch's for each op: 1 MiB for
     _scaled_mm, 32 MiB for the others).
-    progress: a line per call on stderr (None: when stderr is a terminal)."""
+    progress: a line per call on stderr (None: when stderr is a terminal).
+    calls: a capture of this model's calls on the GPU (mmaemu-capture/1): each call found there computes
+    with the configuration cuBLASLt ran for it; one not found is refused under strict, else resolved with a
+    warning. force_capture: take a capture made with another library build or SM count (warned)."""
     import torch
     from torch.overrides import TorchFunctionMode
 
@@ -93,7 +97,8 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
                            alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
                            workspace=workspace, backend=backend, min_certainty=CERTAINTY_GATE if strict else None,
-                           mat2_transposed=transposed, mat1_transposed=mat1_transposed, batch=batch)
+                           mat2_transposed=transposed, mat1_transposed=mat1_transposed, batch=batch, calls=calls,
+                           force_capture=force_capture)
             took = time.perf_counter() - started
             self.calls += 1
             self.seconds += took

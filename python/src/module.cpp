@@ -205,6 +205,8 @@ NB_MODULE(_mmaemu, m) {
       .def_rw("mat2_transposed", &api::LibraryCallOptions::mat2_transposed)
       .def_rw("mat1_transposed", &api::LibraryCallOptions::mat1_transposed)
       .def_rw("batch", &api::LibraryCallOptions::batch)
+      .def_rw("calls", &api::LibraryCallOptions::calls)
+      .def_rw("force_capture", &api::LibraryCallOptions::force_capture)
       .def_rw("rows", &api::LibraryCallOptions::rows);
 
   m.def("mma", &mma, "arch"_a, "instr"_a, "a"_a, "b"_a, "c"_a, "scale_a"_a.none(), "scale_b"_a.none(), "backend"_a,

@@ -2,7 +2,7 @@
 """Judges the library model on what fresh.py recorded on a GPU, on this machine's CPU.
 
     python3 fresh_replay.py configs DIR [--write-batched FILE]   # DIR: fresh.py configs' output
-    python3 fresh_replay.py replay DIR [--jobs N] [--emulate-up-to MACS] [--out FILE]   # fresh.py calls'
+    python3 fresh_replay.py replay DIR [--jobs N] [--emulate-up-to MACS] [--out FILE] [--calls CAPTURE]   # fresh.py calls'
     python3 fresh_replay.py inplace DIR                           # fresh.py inplace's
     python3 fresh_replay.py batched-rows DIR --out CSV            # fresh.py configs' output
 
@@ -16,7 +16,8 @@ with --write-kinds (harness/api/call_kinds.hpp).
 replay: every call's operands regenerated from its seed (their SHA-256 checked), computed by mmaemu as a
 user computes it: through mmaemu.torch.emulate(strict=True) on CPU tensors for calls up to
 --emulate-up-to multiply-adds, otherwise through mmaemu.torch_gemm(rows=...) for the sampled rows with
-the same certainty gate. Each call is exact (every sampled row's bits equal torch's on the GPU), wrong,
+the same certainty gate; with --calls, a capture of the calls (capture_from_log.py) gives each its
+configuration (mmaemu.torch.emulate(calls=...)). Each call is exact (every sampled row's bits equal torch's on the GPU), wrong,
 or refused with its reason. Prints the table per op x type; --out writes every call's verdict (JSON).
 
 batched-rows: the strided batched calls among DIR's (configs.json and lt-log.txt, either xz-compressed) as
@@ -190,10 +191,11 @@ def operands(c, torch):
     return inputs
 
 
-def emulated(c, inputs, torch, F):
+def emulated(c, inputs, torch, F, calls=None):
     """The whole result through mmaemu.torch.emulate(strict=True), as a user's model would run it."""
     op, i = c["op"], inputs
-    with mmaemu.torch.emulate("cublaslt-h200", backend="cpu", strict=True, tf32=c["type"] == "tf32", progress=False):
+    with mmaemu.torch.emulate("cublaslt-h200", backend="cpu", strict=True, tf32=c["type"] == "tf32", progress=False,
+                              calls=calls):
         if op == "matmul":
             return torch.matmul(i["x"], i["w"])
         if op == "addmm":
@@ -218,7 +220,7 @@ def emulated(c, inputs, torch, F):
     raise ValueError(op)
 
 
-def sampled(c, inputs, torch, algo=None):
+def sampled(c, inputs, torch, algo=None, calls=None):
     """The sampled rows through mmaemu.torch_gemm(rows=...), with emulate(strict=True)'s arguments, or
     with the configuration cuBLAS(Lt) logged (algo)."""
     op, i, t = c["op"], inputs, c["type"]
@@ -227,7 +229,7 @@ def sampled(c, inputs, torch, algo=None):
     out = []
     for b, r in c["sample_rows"]:
         kw = dict(mat1_type=fmt, mat2_type=fmt, out_type=D_TYPE[t], backend="cpu", min_certainty=gate, rows=[r],
-                  algo=algo)
+                  algo=algo, calls=calls)
         if op == "matmul":
             d = mmaemu.torch_gemm("matmul", i["x"], i["w"], **kw)
         elif op == "addmm":
@@ -290,12 +292,12 @@ def replay_one(c, args):
         macs = c["m"] * c["n"] * c["k"] * c["batch"]
         if macs <= args.emulate_up_to:
             v["path"] = "emulate"
-            d = emulated(c, inputs, torch, F)
+            d = emulated(c, inputs, torch, F, args.calls)
             flat = bits_np(d, torch).reshape(-1, d.shape[-2], d.shape[-1])
             got = [flat[b, r] for b, r in c["sample_rows"]]
         else:
             v["path"] = "rows"
-            got = [bits_np(x, torch) for x in sampled(c, inputs, torch)]
+            got = [bits_np(x, torch) for x in sampled(c, inputs, torch, calls=args.calls)]
         bad = sum(int(np.count_nonzero(g.view(w.dtype) != w)) for g, w in zip(got, want))
         v["verdict"] = "exact" if bad == 0 else "wrong"
         v["bad_outputs"] = bad
@@ -468,6 +470,7 @@ def main():
     p.add_argument("--emulate-up-to", type=float, default=2e8)
     p.add_argument("--only", type=int, action="append")
     p.add_argument("--out")
+    p.add_argument("--calls", help="replay: a capture of the calls (mmaemu-capture/1): emulate(calls=...)")
     args = p.parse_args()
     {"configs": configs, "replay": replay, "inplace": inplace, "batched-rows": batched_rows}[args.mode](args)
 
