@@ -246,15 +246,17 @@ def _on_device(call, config, a, b, c, d_type):
 def resolve(m: int, n: int, k: int, *, a_type: str, b_type: str, d_type: str, profile: str = "cublaslt-h200",
             layout: str = "TN", workspace: int | None = None, alpha: float = 1.0, beta: float = 0.0,
             scale_a=None, scale_b=None, fast_accum: bool = False, torch_op: str = "", calls=None,
-            force_capture: bool = False, batch: int = 1, bias: bool = False, mat2_transposed: bool = False) -> dict:
+            force_capture: bool = False, batch: int = 1, bias: bool = False, mat2_transposed: bool = False,
+            mat1_transposed: bool = False) -> dict:
     """The configuration the profile's heuristic picks for a call (`mmaemu resolve`), as a dict: the
     call as the library sees it, "config" (or "refused") and whether the library model computes it.
     With torch_op ("matmul", "addmm", "linear", "scaled_mm"), m, n, k and the types are torch's.
     workspace None: 32 MiB, or torch's limit for torch_op. calls: a capture (its configuration for a call
-    found there: "captured" true, certainty 1); batch, bias, mat2_transposed describe a torch call as
-    torch_gemm's do."""
+    found there: "captured" true, certainty 1); batch, bias, mat2_transposed, mat1_transposed describe a
+    torch call as torch_gemm's do."""
     call = _call(profile, a_type, b_type, d_type, alpha, beta, scale_a, scale_b, fast_accum, layout, workspace, torch_op,
-                 bias=bias, mat2_transposed=mat2_transposed, calls=calls, force_capture=force_capture)
+                 bias=bias, mat2_transposed=mat2_transposed, mat1_transposed=mat1_transposed, calls=calls,
+                 force_capture=force_capture)
     call.batch = int(batch)
     return json.loads(_mmaemu.resolve(call, m, n, k))
 

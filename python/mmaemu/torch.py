@@ -49,7 +49,7 @@ def _format(t, torch) -> str:
 
 def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: bool = True,
             tf32: bool | None = None, workspace: int | None = None, progress: bool | None = None,
-            calls=None, force_capture: bool = False):
+            calls=None, force_capture: bool = False, _describe: list | None = None):
     """A context manager (a torch.overrides.TorchFunctionMode) running matmuls through `profile`.
 
     backend: "reference", "host" (the kernels' arithmetic per output on every CPU core), "cpu" (the same
@@ -60,7 +60,9 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
     progress: a line per call on stderr (None: when stderr is a terminal).
     calls: a capture of this model's calls on the GPU (mmaemu-capture/1): each call found there computes
     with the configuration cuBLASLt ran for it; one not found is refused under strict, else resolved with a
-    warning. force_capture: take a capture made with another library build or SM count (warned)."""
+    warning. force_capture: take a capture made with another library build or SM count (warned).
+    _describe (capture's): a list that receives each call's description as the library sees it (mmaemu.resolve's
+    "call") instead of computing it; the results are then empty tensors of the right shapes."""
     import torch
     from torch.overrides import TorchFunctionMode
 
@@ -94,6 +96,16 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
             mat1_transposed = op in ("matmul", "addmm", "linear") and transposed_view(mat1)
             started = time.perf_counter()
             from . import CERTAINTY_GATE
+            if _describe is not None:
+                from . import resolve
+                bias = input is not None and input.dim() == 1
+                r = resolve(x.shape[0], mat2.shape[1], x.shape[1], a_type=fmt1, b_type=fmt2, d_type=out_fmt,
+                            profile=profile, workspace=workspace, alpha=1.0 if op == "linear" and bias else alpha,
+                            beta=1.0 if op == "linear" and bias else beta, scale_a=scale_a, scale_b=scale_b,
+                            fast_accum=fast_accum, torch_op=op, batch=batch, bias=bias, mat2_transposed=transposed,
+                            mat1_transposed=mat1_transposed)
+                _describe.append(r["call"])
+                return torch.empty(*lead, mat2.shape[1], dtype=mat1.dtype, device=mat1.device)
             d = torch_gemm(op, x, mat2, input, profile=profile, mat1_type=fmt1, mat2_type=fmt2, out_type=out_fmt,
                            alpha=alpha, beta=beta, scale_a=scale_a, scale_b=scale_b, fast_accum=fast_accum,
                            workspace=workspace, backend=backend, min_certainty=CERTAINTY_GATE if strict else None,
@@ -197,3 +209,132 @@ def emulate(profile: str = "cublaslt-h200", backend: str = "cpu", *, strict: boo
             return out
 
     return _Emulate()
+
+
+class _LibraryLog:
+    """cuBLASLt's log of this process, collected through its logger callback (cublasLtLoggerSetCallback at
+    level 2: one trace line per API call with its descriptors and algorithm), from the libcublasLt torch
+    loaded; its file output sent to /dev/null while collecting. Lines since the last clear() in .lines."""
+
+    def __init__(self, torch):
+        import ctypes
+        import ctypes.util
+        # torch loads cuBLAS(Lt) on its first matmul: make one, then find the library in this process.
+        a = torch.ones(2, 2, device="cuda")
+        torch.mm(a, a)
+        torch.cuda.synchronize()
+        path = next((line.split()[-1] for line in open("/proc/self/maps") if "libcublasLt.so" in line), None)
+        if path is None:
+            raise InputError("mmaemu.torch.capture: this process has not loaded libcublasLt (torch's CUDA build "
+                             "loads it for its matmuls)")
+        self.path = path
+        self.lib = ctypes.CDLL(path)
+        self.lines: list[str] = []
+        callback_t = ctypes.CFUNCTYPE(None, ctypes.c_int, ctypes.c_char_p, ctypes.c_char_p)
+        self._callback = callback_t(self._on_line)  # kept alive while installed
+        libc = ctypes.CDLL(ctypes.util.find_library("c"))
+        libc.fopen.restype = ctypes.c_void_p
+        self._null = libc.fopen(b"/dev/null", b"w")
+        self.lib.cublasLtLoggerSetFile(ctypes.c_void_p(self._null))
+        self.lib.cublasLtLoggerSetCallback(self._callback)
+        self.lib.cublasLtLoggerSetLevel(2)
+        version = self.lib.cublasLtGetVersion
+        version.restype = ctypes.c_size_t
+        self.version = int(version())
+
+    def _on_line(self, level, function, message):
+        self.lines.append(f"[{(function or b'').decode(errors='replace')}] {(message or b'').decode(errors='replace')}")
+
+    def close(self):
+        self.lib.cublasLtLoggerSetLevel(0)
+        self.lib.cublasLtLoggerSetCallback(None)
+
+
+def capture(path, profile: str = "cublaslt-h200", *, tf32: bool | None = None, workspace: int | None = None):
+    """A context manager that runs the model natively on its CUDA GPU and writes, at the block's end, a
+    capture of its GEMM calls (mmaemu-capture/1, the README's "Captures"): each call as cuBLASLt saw it,
+    described as emulate() describes it (so that emulate(calls=path) finds it), with the configuration the
+    library ran for it, read from cuBLASLt's own log (its logger callback) and checked against the call's
+    descriptors; the library version, the GPU, its SM count and torch's version in the header.
+
+        with mmaemu.torch.capture("llama.jsonl"):
+            logits = model(tokens)                  # on the GPU, as usual
+        with mmaemu.torch.emulate(calls="llama.jsonl"):
+            logits_cpu = model_cpu(tokens)          # each call with the configuration captured for it
+
+    A call emulate() would refuse, or whose log line is missing or names other shapes, is left out and
+    counted in the header's "source" (emulate(strict=True, calls=...) then refuses it by name). The file
+    is written whole or not at all (a temporary file renamed)."""
+    import contextlib
+    import json
+    import os
+
+    import torch
+    from torch.overrides import TorchFunctionMode
+
+    from ._cublaslt_log import config_of, matmul_line, shape_mismatch
+
+    @contextlib.contextmanager
+    def _capture():
+        log = _LibraryLog(torch)
+        described: list = []
+        describe = emulate(profile, "cpu", strict=True, tf32=tf32, workspace=workspace, progress=False,
+                           _describe=described)
+        entries: dict = {}
+        left_out: dict = {}
+
+        def leave_out(why):
+            left_out[why] = left_out.get(why, 0) + 1
+
+        class _Capture(TorchFunctionMode):
+            def __torch_function__(self, func, types, args=(), kwargs=None):
+                kwargs = kwargs or {}
+                log.lines.clear()
+                out = func(*args, **kwargs)  # natively
+                lines = list(log.lines)
+                described.clear()
+                try:
+                    handled = describe._dispatch(func, args, kwargs)
+                except (_Unsupported, InputError) as why:
+                    leave_out(f"{getattr(func, '__name__', func)}: {str(why)[:120]}")
+                    return out
+                if handled is NotImplemented:
+                    return out  # not a matmul
+                calls = {json.dumps(c, sort_keys=True): c for c in described if c["m"] and c["n"] and c["k"]}
+                if len(calls) != 1:
+                    if calls:
+                        leave_out("one torch call, several library calls")
+                    return out
+                call = next(iter(calls.values()))
+                line = matmul_line("\n".join(lines))
+                if line is None:
+                    leave_out("no matmul in cuBLASLt's log")
+                elif shape_mismatch(line, call):
+                    leave_out("the log's descriptors are another call")
+                else:
+                    entries.setdefault(json.dumps(call, sort_keys=True),
+                                       {"op": getattr(func, "__name__", str(func)), "call": call,
+                                        "config": config_of(line)})
+                return out
+
+        try:
+            with _Capture():
+                yield
+        finally:
+            log.close()
+        props = torch.cuda.get_device_properties(torch.cuda.current_device())
+        import hashlib
+        header = {"schema": "mmaemu-capture/1",
+                  "library": {"name": "cublasLt", "version": log.version,
+                              "sha256": hashlib.sha256(open(log.path, "rb").read()).hexdigest()},
+                  "gpu": {"name": props.name, "sm_count": props.multi_processor_count},
+                  "torch": torch.__version__,
+                  "source": f"mmaemu.torch.capture: {len(entries)} calls; left out: {left_out or 'none'}"}
+        tmp = f"{os.fspath(path)}.tmp"
+        with open(tmp, "w") as f:
+            f.write(json.dumps(header, separators=(",", ":")) + "\n")
+            for e in entries.values():
+                f.write(json.dumps(e, separators=(",", ":")) + "\n")
+        os.replace(tmp, path)
+
+    return _capture()

@@ -116,3 +116,67 @@ def test_the_shipped_capture_answers_its_own_calls():
                            calls=FRESH_CAPTURE)
         assert r.get("captured"), (line, r)
         assert r["config"]["algo_id"] == entry["config"]["algo_id"]
+
+
+# Two of the fresh calls' own lines in cuBLASLt's log on the H100 (reports/h100/torch-fresh,
+# calls-lt-log.txt.xz: calls 0 and 12), as its logger hands them over.
+H100_LINES = {
+    "linear": "[cublasLtSSSMatmul] A=0X7F16C3E02A00 Adesc=[type=R_32F rows=13 cols=30 ld=13] B=0X7F16C3E00000 "
+              "Bdesc=[type=R_32F rows=13 cols=204 ld=13] C=0X7F16C3E03200 Cdesc=[type=R_32F rows=30 cols=204 ld=30] "
+              "D=0X7F16C3E03200 Ddesc=[type=R_32F rows=30 cols=204 ld=30] computeDesc=[computeType=COMPUTE_32F_FAST_TF32 "
+              "scaleType=R_32F transa=OP_T smCountTarget=132] algo=[algoId=63 tile=MATMUL_TILE_32x32 "
+              "stages=MATMUL_STAGES_64x3 ctaSwizzling=1] workSpace=0X0 workSpaceSizeInBytes=0 beta=0 outOfPlace=0 stream=0X0",
+    "bmm": "[cublasLtSSSMatmul] A=0X7F16C3E00600 Adesc=[type=R_32F rows=128 cols=13 ld=128 batchCount=2 "
+           "stridedBatchOffset=1664] B=0X7F16C3E00000 Bdesc=[type=R_32F rows=13 cols=11 ld=13 batchCount=2 "
+           "stridedBatchOffset=143] C=0X7F16C3E03A00 Cdesc=[type=R_32F rows=128 cols=11 ld=128 batchCount=2 "
+           "stridedBatchOffset=1408] D=0X7F16C3E03A00 Ddesc=[type=R_32F rows=128 cols=11 ld=128 batchCount=2 "
+           "stridedBatchOffset=1408] computeDesc=[computeType=COMPUTE_32F_FAST_TF32 scaleType=R_32F smCountTarget=132] "
+           "algo=[algoId=55 tile=MATMUL_TILE_32x32 stages=MATMUL_STAGES_8x3] workSpace=0X0 workSpaceSizeInBytes=0 beta=0 "
+           "outOfPlace=0 stream=0X0",
+}
+
+
+def test_capture_pairs_each_call_with_its_log_line(tmp_path, monkeypatch):
+    """mmaemu.torch.capture on the CPU with the library's log replayed: the H100's log lines for two fresh calls
+    (linear and bmm in tf32), handed over as its logger would, give the entries capture_from_log.py wrote
+    from the same log (fixtures/captures/torch-fresh-h100.jsonl). The GPU side (the logger callback on
+    libcublasLt) runs only on a GPU."""
+    torch = pytest.importorskip("torch")
+    import types
+    script = iter([H100_LINES["linear"], H100_LINES["bmm"]] + [""] * 8)
+
+    class ScriptedLines(list):
+        def clear(self):  # before each torch call: the line the library logs for it
+            super().clear()
+            self.append(next(script))
+
+    class ReplayedLog:
+        def __init__(self, torch_module):
+            self.lines, self.version, self.path = ScriptedLines(), 130100, str(FRESH_CAPTURE)
+
+        def close(self):
+            pass
+
+    monkeypatch.setattr(mmaemu.torch, "_LibraryLog", ReplayedLog)
+    monkeypatch.setattr(torch.cuda, "current_device", lambda: 0)
+    monkeypatch.setattr(torch.cuda, "get_device_properties",
+                        lambda i: types.SimpleNamespace(name="NVIDIA H100 80GB HBM3", multi_processor_count=132))
+    out = tmp_path / "capture.jsonl"
+    x, w = torch.randn(204, 13), torch.randn(30, 13)
+    a, b = torch.randn(2, 11, 13), torch.randn(2, 13, 128)
+    with mmaemu.torch.capture(out, tf32=True):
+        torch.nn.functional.linear(x, w)
+        torch.bmm(a, b)
+    got = [json.loads(line) for line in out.read_text().splitlines()]
+    assert got[0]["gpu"]["sm_count"] == 132 and got[0]["library"]["version"] == 130100
+    shipped = [json.loads(line) for line in FRESH_CAPTURE.read_text().splitlines()[1:]]
+
+    def same(entry):
+        return any(s["call"] == entry["call"] and s["config"] == entry["config"] for s in shipped)
+    assert len(got) == 3 and all(same(e) for e in got[1:]), got
+    # and the capture replays: emulate(calls=) finds both calls, computes the bmm (algorithm 55) and
+    # refuses the linear by name (algorithm 63 has no rules yet)
+    with mmaemu.torch.emulate(calls=out, tf32=True, progress=False):
+        torch.bmm(a, b)
+        with pytest.raises(mmaemu.InputError, match="algorithm 63"):
+            torch.nn.functional.linear(x, w)

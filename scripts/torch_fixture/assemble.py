@@ -17,35 +17,16 @@ import re
 import shutil
 import sys
 
-REDUCTION = {"REDUCTION_SCHEME_NONE": 0, "REDUCTION_SCHEME_INPLACE": 1, "REDUCTION_SCHEME_COMPUTE_TYPE": 2,
-             "REDUCTION_SCHEME_OUTPUT_TYPE": 4}
-
-
-def field(text, key, default=None):
-    m = re.search(key + r"=([^ \]]+)", text)
-    return m.group(1) if m else default
-
-
-def config_of(line):
-    """The algorithm configuration a log line names (the fields an LtAlgoConfig holds)."""
-    algo = re.search(r"algo=\[([^\]]*)\]", line).group(1)
-    return {"algo_id": int(field(algo, "algoId")), "tile": 0, "stages": 0,
-            "split_k": int(field(algo, "numSplitsK", "1")),
-            "reduction": REDUCTION[field(algo, "reductionScheme", "REDUCTION_SCHEME_NONE")],
-            "swizzle": int(field(algo, "ctaSwizzling", "0")), "custom": int(field(algo, "customOption", "0")),
-            "inner_shape": 0, "cluster": 0, "workspace": int(field(line, "workSpaceSizeInBytes", "0")),
-            "tile_name": field(algo, "tile", "MATMUL_TILE_UNDEFINED").replace("MATMUL_TILE_", ""),
-            "stages_name": field(algo, "stages", "MATMUL_STAGES_UNDEFINED").replace("MATMUL_STAGES_", "")}
+# The log's reader is the package's (python/mmaemu/_cublaslt_log.py): the build's, or an installed one.
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "build", "python"))
+from mmaemu._cublaslt_log import config_of, shape_mismatch  # noqa: E402
 
 
 def check_shape(line, call):
     """The log line's A and D descriptors against the call (library view): catches a misaligned pairing."""
-    a = re.search(r"Adesc=\[[^\]]*rows=(\d+) cols=(\d+)", line).groups()
-    d = re.search(r"Ddesc=\[[^\]]*rows=(\d+) cols=(\d+)", line).groups()
-    M, N, K = call["m"], call["n"], call["k"]
-    a_expected = (str(K), str(M)) if call.get("layout", "TN") == "TN" else (str(M), str(K))
-    if a != a_expected or d != (str(M), str(N)):
-        raise SystemExit(f"log line does not match call {M}x{N}x{K} {call.get('layout', 'TN')}: A {a}, D {d}")
+    why = shape_mismatch(line, call)
+    if why:
+        raise SystemExit(why)
 
 
 def main():

@@ -19,8 +19,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
-from assemble import config_of, check_shape  # noqa: E402
-from fresh_replay import matmul_line, read_maybe_xz  # noqa: E402
+from fresh_replay import read_maybe_xz  # noqa: E402
+
+from mmaemu._cublaslt_log import config_of, matmul_line, shape_mismatch  # noqa: E402
 
 import mmaemu  # noqa: E402
 
@@ -78,9 +79,7 @@ def main():
         except mmaemu.InputError as e:
             skipped[f"not described: {str(e)[:60]}"] = skipped.get(f"not described: {str(e)[:60]}", 0) + 1
             continue
-        try:
-            check_shape(line, call)
-        except SystemExit:
+        if shape_mismatch(line, call):
             skipped["log line disagrees"] = skipped.get("log line disagrees", 0) + 1
             continue
         lines.append(json.dumps({"op": c["op"], "call": call, "config": config_of(line)}, separators=(",", ":")))

@@ -40,17 +40,13 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 from assemble import config_of  # noqa: E402
+from mmaemu._cublaslt_log import matmul_line  # noqa: E402,F401 (capture_from_log.py imports it from here)
 
 import mmaemu  # noqa: E402
 from mmaemu import _mmaemu  # noqa: E402
 
 D_TYPE = {"bf16": "bf16", "fp16": "fp16", "fp32": "fp32", "tf32": "fp32", "e4m3": "bf16"}
 BATCHED = ("bmm", "baddbmm", "matmul3d", "matmul4d")
-
-
-def matmul_line(seg):
-    lines = [l for l in seg.splitlines() if "Matmul]" in l and "algoId" in l]
-    return lines[-1] if lines else None
 
 
 def call_options(op, t, bias=False, transposed=False, batch=1, alpha=1.0, beta=None):
