@@ -31,6 +31,22 @@ std::vector<std::string> split(const std::string& line, char sep) {
   return out;
 }
 
+// A check file's call: a;b;d;layout;max_workspace;fast_accum;m;n;k (the fit's CHECK_COLUMNS), then more.
+LtCall check_row_call(const std::vector<std::string>& f) {
+  LtCall call;
+  call.a = *ref::parse_format(f[0]);
+  call.b = *ref::parse_format(f[1]);
+  call.c = call.d = *ref::parse_format(f[2]);
+  call.compute = call.a == ref::FormatId::tf32 ? ComputeType::f32_fast_tf32 : ComputeType::f32;
+  call.layout = *parse_layout(f[3]);
+  call.max_workspace = std::stoull(f[4]);
+  call.fast_accum = f[5] == "1";
+  call.M = std::stoull(f[6]);
+  call.N = std::stoull(f[7]);
+  call.K = std::stoull(f[8]);
+  return call;
+}
+
 TEST(LtResolver, GivesTheFitsAnswersOnHeldOutQueries) {
   std::ifstream in(kHeuristic / "resolver-check.csv");
   ASSERT_TRUE(in) << "resolver-check.csv is missing";
@@ -41,17 +57,7 @@ TEST(LtResolver, GivesTheFitsAnswersOnHeldOutQueries) {
   while (std::getline(in, line)) {
     const auto f = split(line, ';');
     ASSERT_EQ(f.size(), 10u) << line;
-    LtCall call;
-    call.a = *ref::parse_format(f[0]);
-    call.b = *ref::parse_format(f[1]);
-    call.c = call.d = *ref::parse_format(f[2]);
-    call.compute = call.a == ref::FormatId::tf32 ? ComputeType::f32_fast_tf32 : ComputeType::f32;
-    call.layout = *parse_layout(f[3]);
-    call.max_workspace = std::stoull(f[4]);
-    call.fast_accum = f[5] == "1";
-    call.M = std::stoull(f[6]);
-    call.N = std::stoull(f[7]);
-    call.K = std::stoull(f[8]);
+    const LtCall call = check_row_call(f);
     const auto expected = nlohmann::json::parse(f[9]);
     const Resolution got = shipped().resolve(call);
     if (expected.contains("refused")) {
@@ -81,16 +87,7 @@ TEST(LtResolver, GivesTheBatchedFitsAnswersOnHeldOutQueries) {
   while (std::getline(in, line)) {
     const auto f = split(line, ';');
     ASSERT_EQ(f.size(), 11u) << line;
-    LtCall call;
-    call.a = *ref::parse_format(f[0]);
-    call.b = *ref::parse_format(f[1]);
-    call.c = call.d = *ref::parse_format(f[2]);
-    call.compute = call.a == ref::FormatId::tf32 ? ComputeType::f32_fast_tf32 : ComputeType::f32;
-    call.layout = *parse_layout(f[3]);
-    call.max_workspace = std::stoull(f[4]);
-    call.M = std::stoull(f[6]);
-    call.N = std::stoull(f[7]);
-    call.K = std::stoull(f[8]);
+    LtCall call = check_row_call(f);
     call.batch = std::stoull(f[9]);
     const auto expected = nlohmann::json::parse(f[10]);
     const Resolution got = shipped().resolve(call);
