@@ -2,7 +2,8 @@
 """Every matmul-family call of a transformers model's forward pass, recorded on a GPU and replayed on a CPU.
 
     CUBLASLT_LOG_LEVEL=2 CUBLASLT_LOG_FILE=DIR/lt-log.txt python3 models.py record DIR    # on the GPU
-    python3 models.py replay DIR [--out FILE]                                             # anywhere
+    python3 models.py replay DIR [--out FILE] [--lenient] [--calls CAPTURE]                # anywhere
+    python3 models.py capture DIR --out CAPTURE                                           # anywhere
 
 record: Llama and GPT-2 built from a small config (seeded weights, eager attention; transformers' own
 modules), in bf16, fp16, fp32 and tf32 (fp32 weights with torch.backends.cuda.matmul.allow_tf32), one
@@ -18,6 +19,12 @@ replay: each call rebuilt on CPU tensors and run through mmaemu.torch.emulate("c
 strict=True), as a user's model would run under it; its bits against the GPU's (--lenient: strict=False, to
 see what the calls refused for the resolver's certainty would give). A table per model x
 type: calls, exact, refused (with the reason), wrong. A wrong bit is a defect; a refusal names why.
+--calls: emulate(calls=CAPTURE), each call with the configuration the library ran for it.
+
+capture: the capture of DIR's calls (mmaemu-capture/1) from calls.json and cuBLASLt's log of the run
+(lt-log.txt, or lt-log.txt.xz): each call described as mmaemu.torch.emulate describes it (on tensors of
+the recorded sizes and strides; their values are not needed) and paired with its log line, as
+mmaemu.torch.capture pairs them on the GPU.
 """
 import argparse
 import collections
@@ -157,6 +164,61 @@ def rebuild(d, desc, torch):
     return torch.as_strided(span, desc["size"], desc["stride"], 0)
 
 
+def capture(args):
+    import lzma
+
+    import torch
+
+    import mmaemu
+    import mmaemu.torch  # noqa: F401
+    from mmaemu._cublaslt_log import config_of, matmul_line, shape_mismatch
+    info = json.load(open(os.path.join(args.dir, "calls.json")))
+    log_path = os.path.join(args.dir, "lt-log.txt")
+    lt = open(log_path, "rb").read() if os.path.exists(log_path) else lzma.open(log_path + ".xz").read()
+    fn = {"matmul": torch.matmul, "mm": torch.mm, "bmm": torch.bmm, "baddbmm": torch.baddbmm, "addmm": torch.addmm,
+          "linear": torch.nn.functional.linear}
+
+    def shaped(desc):  # the recorded view's size and strides: what describes the call
+        if "value" in desc:
+            return desc["value"]
+        return torch.empty_strided(desc["size"], desc["stride"], dtype=getattr(torch, desc["dtype"]))
+
+    entries, left_out = {}, collections.Counter()
+    for c in info["calls"]:
+        torch.backends.cuda.matmul.allow_tf32 = c["type"] == "tf32"
+        described = []
+        try:
+            with mmaemu.torch.emulate("cublaslt-h200", strict=True, progress=False, _describe=described):
+                fn[c["func"]](*[shaped(x) for x in c["args"]], **{k: shaped(v) for k, v in c["kwargs"].items()})
+        except mmaemu.InputError as e:
+            left_out[f"not described: {reason_of(str(e))}"] += 1
+            continue
+        calls = {json.dumps(x, sort_keys=True): x for x in described if x["m"] and x["n"] and x["k"]}
+        line = matmul_line(lt[c["log"][0]:c["log"][1]].decode(errors="replace")) if c.get("log") else None
+        if len(calls) != 1 or line is None:
+            left_out["no single library call with its log line"] += 1
+            continue
+        call = next(iter(calls.values()))
+        if shape_mismatch(line, call):
+            left_out["the log's descriptors are another call"] += 1
+            continue
+        entries.setdefault(json.dumps(call, sort_keys=True),
+                           {"op": f"{c['model']} {c['type']} {c['func']}", "call": call, "config": config_of(line)})
+    torch.backends.cuda.matmul.allow_tf32 = False
+    header = {"schema": "mmaemu-capture/1", "library": {"name": "cublasLt", "version": args.library_version},
+              "gpu": {"name": info.get("gpu", ""), "sm_count": info.get("sm_count", 0)}, "torch": info.get("torch", ""),
+              "source": f"scripts/torch_fixture/models.py capture of {args.source or args.dir}: {len(entries)} calls; "
+                        f"left out: {dict(left_out) or 'none'}"}
+    tmp = args.out + ".tmp"
+    with open(tmp, "w") as f:
+        f.write(json.dumps(header, separators=(",", ":")) + "\n")
+        for e in entries.values():
+            f.write(json.dumps(e, separators=(",", ":")) + "\n")
+    os.replace(tmp, args.out)
+    print(f"{args.out}: {len(entries)} calls; left out: {dict(left_out) or 'none'}")
+    return 0
+
+
 def reason_of(message):
     for key in ("not sure", "certainty", "no rules", "without rules", "not modelled", "not recorded"):
         if key in message:
@@ -187,7 +249,8 @@ def replay(args):
         try:
             with warnings.catch_warnings():
                 warnings.simplefilter("ignore")
-                with mmaemu.torch.emulate("cublaslt-h200", backend="cpu", strict=not args.lenient, progress=False):
+                with mmaemu.torch.emulate("cublaslt-h200", backend="cpu", strict=not args.lenient, progress=False,
+                                          calls=args.calls):
                     got = fn[c["func"]](*a, **kw)
             iv, nv = int_view(torch, got.dtype)
             gb = got.contiguous().view(iv).numpy().view(nv).reshape(-1)
@@ -226,10 +289,18 @@ def main():
     q.add_argument("--out")
     q.add_argument("--lenient", action="store_true",
                    help="emulate(strict=False): compute the calls strict refuses for the resolver's certainty (what they would give)")
+    q.add_argument("--calls", help="a capture of the calls (models.py capture): emulate(calls=...)")
+    k = sub.add_parser("capture")
+    k.add_argument("dir")
+    k.add_argument("--out", required=True)
+    k.add_argument("--library-version", type=int, default=130100)
+    k.add_argument("--source", help="where the run is kept, for the header")
     args = p.parse_args()
     if args.mode == "record":
         record(args.out)
         return 0
+    if args.mode == "capture":
+        return capture(args)
     return replay(args)
 
 
