@@ -4,6 +4,7 @@
     CUBLASLT_LOG_LEVEL=2 CUBLASLT_LOG_FILE=DIR/lt-log.txt python3 models.py record DIR    # on the GPU
     python3 models.py replay DIR [--out FILE] [--lenient] [--calls CAPTURE]                # anywhere
     python3 models.py capture DIR --out CAPTURE                                           # anywhere
+    PYTHONPATH=<mmaemu's module for this Python> python3 models.py capture-gpu OUT        # on the GPU
 
 record: Llama and GPT-2 built from a small config (seeded weights, eager attention; transformers' own
 modules), in bf16, fp16, fp32 and tf32 (fp32 weights with torch.backends.cuda.matmul.allow_tf32), one
@@ -25,6 +26,9 @@ capture: the capture of DIR's calls (mmaemu-capture/1) from calls.json and cuBLA
 (lt-log.txt, or lt-log.txt.xz): each call described as mmaemu.torch.emulate describes it (on tensors of
 the recorded sizes and strides; their values are not needed) and paired with its log line, as
 mmaemu.torch.capture pairs them on the GPU.
+
+capture-gpu: the same forward passes under mmaemu.torch.capture on the GPU: OUT/<model>-<type>.jsonl, each
+the library's own record of what it ran (its logger callback), to hold against `capture`'s from the log.
 """
 import argparse
 import collections
@@ -164,6 +168,27 @@ def rebuild(d, desc, torch):
     return torch.as_strided(span, desc["size"], desc["stride"], 0)
 
 
+def capture_gpu(out):
+    import torch
+
+    import mmaemu
+    import mmaemu.torch  # noqa: F401
+    os.makedirs(out, exist_ok=True)
+    for model_name in MODELS:
+        for t in TYPES:
+            torch.backends.cuda.matmul.allow_tf32 = t == "tf32"
+            model = build(model_name, torch).to("cuda", dtypes(torch)[t]).eval()
+            g = torch.Generator().manual_seed(1)
+            ids = torch.randint(0, VOCAB, (BATCH, TOKENS), generator=g).to("cuda")
+            path = os.path.join(out, f"{model_name}-{t}.jsonl")
+            with torch.no_grad(), mmaemu.torch.capture(path, tf32=t == "tf32"):
+                model(ids)
+            print(f"{path}: {sum(1 for _ in open(path)) - 1} calls")
+            del model
+    torch.backends.cuda.matmul.allow_tf32 = False
+    return 0
+
+
 def capture(args):
     import lzma
 
@@ -295,7 +320,11 @@ def main():
     k.add_argument("--out", required=True)
     k.add_argument("--library-version", type=int, default=130100)
     k.add_argument("--source", help="where the run is kept, for the header")
+    g = sub.add_parser("capture-gpu")
+    g.add_argument("out")
     args = p.parse_args()
+    if args.mode == "capture-gpu":
+        return capture_gpu(args.out)
     if args.mode == "record":
         record(args.out)
         return 0
