@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <span>
 
+#include "harness/core/errors.hpp"
 #include "harness/core/operands.hpp"
 #include "kernels/library/library_gemm.hpp"
 
@@ -43,6 +44,11 @@ ref::LibraryAlgo library_algo(const LtAlgoConfig& config) {
 
 std::vector<uint32_t> model_d(const LtCall& call, const LtAlgoConfig& config, const LtOperands& ops,
                               kernels::LibraryEngine engine) {
+  // A call the library refuses, or a configuration the model declines for this call (ref::model_declines:
+  // a configuration read from a file reaches here unchecked against the call), is the caller's input.
+  if (const auto why = ref::library_refuses(library_call(call)))
+    throw InputError("", "cuBLASLt refuses this call: " + why->detail);
+  if (const auto why = ref::model_declines(library_call(call), library_algo(config))) throw InputError("", why->detail);
   std::vector<uint32_t> d(call.M * call.N);
   kernels::library_gemm(engine, library_call(call), library_algo(config), ops.a.data(), ops.b.data(), ops.c.data(),
                         d.data());
