@@ -286,6 +286,21 @@ def capture(path, profile: str = "cublaslt-h200", *, tf32: bool | None = None, w
         def leave_out(why):
             left_out[why] = left_out.get(why, 0) + 1
 
+        conflicting: set = set()
+
+        def remember(call, entry):
+            """One entry per call as the library saw it; a call the library ran with two configurations is
+            left out (its replay would have to guess which)."""
+            key = json.dumps(call, sort_keys=True)
+            if key in conflicting:
+                return
+            if key in entries and entries[key]["config"] != entry["config"]:
+                del entries[key]
+                conflicting.add(key)
+                leave_out("one call run with two configurations")
+                return
+            entries.setdefault(key, entry)
+
         class _Capture(TorchFunctionMode):
             def __torch_function__(self, func, types, args=(), kwargs=None):
                 kwargs = kwargs or {}
@@ -312,9 +327,7 @@ def capture(path, profile: str = "cublaslt-h200", *, tf32: bool | None = None, w
                 elif shape_mismatch(line, call):
                     leave_out("the log's descriptors are another call")
                 else:
-                    entries.setdefault(json.dumps(call, sort_keys=True),
-                                       {"op": getattr(func, "__name__", str(func)), "call": call,
-                                        "config": config_of(line)})
+                    remember(call, {"op": getattr(func, "__name__", str(func)), "call": call, "config": config_of(line)})
                 return out
 
         try:

@@ -65,7 +65,7 @@ def main():
                         f"(seed {d.get('seed')}): each call's configuration as cuBLASLt's log names it"}
     if a.driver:
         header["gpu"]["driver"] = a.driver
-    lines, skipped = [], {}
+    entries, conflicting, skipped = {}, set(), {}
     for c in d["calls"]:
         if "refused" in c or not c.get("log"):
             skipped["torch refused or no log"] = skipped.get("torch refused or no log", 0) + 1
@@ -82,13 +82,21 @@ def main():
         if shape_mismatch(line, call):
             skipped["log line disagrees"] = skipped.get("log line disagrees", 0) + 1
             continue
-        lines.append(json.dumps({"op": c["op"], "call": call, "config": config_of(line)}, separators=(",", ":")))
+        key, config = json.dumps(call, sort_keys=True), config_of(line)
+        if key in conflicting:
+            continue
+        if key in entries and entries[key]["config"] != config:  # run two ways: its replay would guess
+            del entries[key]
+            conflicting.add(key)
+            skipped["one call run with two configurations"] = skipped.get("one call run with two configurations", 0) + 1
+            continue
+        entries.setdefault(key, {"op": c["op"], "call": call, "config": config})
     tmp = a.out + ".tmp"
     with open(tmp, "w") as f:
         f.write(json.dumps(header, separators=(",", ":")) + "\n")
-        f.write("\n".join(lines) + "\n")
+        f.write("".join(json.dumps(e, separators=(",", ":")) + "\n" for e in entries.values()))
     os.replace(tmp, a.out)
-    print(f"{a.out}: {len(lines)} calls captured; left out: {skipped or 'none'}")
+    print(f"{a.out}: {len(entries)} calls captured; left out: {skipped or 'none'}")
 
 
 if __name__ == "__main__":

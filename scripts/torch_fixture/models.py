@@ -208,7 +208,7 @@ def capture(args):
             return desc["value"]
         return torch.empty_strided(desc["size"], desc["stride"], dtype=getattr(torch, desc["dtype"]))
 
-    entries, left_out = {}, collections.Counter()
+    entries, left_out, conflicting = {}, collections.Counter(), set()
     for c in info["calls"]:
         torch.backends.cuda.matmul.allow_tf32 = c["type"] == "tf32"
         described = []
@@ -227,8 +227,15 @@ def capture(args):
         if shape_mismatch(line, call):
             left_out["the log's descriptors are another call"] += 1
             continue
-        entries.setdefault(json.dumps(call, sort_keys=True),
-                           {"op": f"{c['model']} {c['type']} {c['func']}", "call": call, "config": config_of(line)})
+        key, config = json.dumps(call, sort_keys=True), config_of(line)
+        if key in conflicting:
+            continue
+        if key in entries and entries[key]["config"] != config:  # run two ways: its replay would guess
+            del entries[key]
+            conflicting.add(key)
+            left_out["one call run with two configurations"] += 1
+            continue
+        entries.setdefault(key, {"op": f"{c['model']} {c['type']} {c['func']}", "call": call, "config": config})
     torch.backends.cuda.matmul.allow_tf32 = False
     header = {"schema": "mmaemu-capture/1", "library": {"name": "cublasLt", "version": args.library_version},
               "gpu": {"name": info.get("gpu", ""), "sm_count": info.get("sm_count", 0)}, "torch": info.get("torch", ""),
