@@ -29,8 +29,9 @@ struct Outcome {
   std::string output;  // stdout and stderr together
 };
 
-Outcome run(const std::string& args) {
-  const std::string cmd = std::string(MMAEMU_BIN) + " " + args + " 2>&1";
+// `env`: assignments put before the program ("NAME=value ..."), for the variables a test sets.
+Outcome run(const std::string& args, const std::string& env = "") {
+  const std::string cmd = (env.empty() ? "" : env + " ") + std::string(MMAEMU_BIN) + " " + args + " 2>&1";
   FILE* p = popen(cmd.c_str(), "r");
   std::string out;
   std::array<char, 4096> buf;
@@ -338,6 +339,28 @@ TEST(InfoCli, ListsProfilesAndInstructions) {
     EXPECT_NE(o.output.find(s), std::string::npos) << s;
 }
 
+// cuBLASLt is opened on first use (harness/cublaslt/lt_loader.hpp): a start that never reaches the GPU's
+// library does not load it (the dynamic loader's own trace says which libraries it opened), while `info`,
+// which reports the library, does. A build without CUDA never loads it.
+TEST(Cli, StartsWithoutLoadingCublasLt) {
+  const Outcome version = run("--version", "LD_DEBUG=libs");
+  ASSERT_EQ(version.status, 0) << version.output;
+  EXPECT_EQ(version.output.find("libcublasLt"), std::string::npos) << version.output;
+  const Outcome info = run("info", "LD_DEBUG=libs");
+  ASSERT_EQ(info.status, 0) << info.output;
+  if (info.output.find("CUDA runtime:") == std::string::npos) GTEST_SKIP() << "built without CUDA: no cuBLASLt to load";
+  EXPECT_NE(info.output.find("libcublasLt"), std::string::npos) << "info reports cuBLASLt without loading it?";
+}
+
+// A cuBLASLt that cannot be loaded is named with the loader's reason, and the program still runs.
+TEST(InfoCli, SaysWhyNoCublasLtLoads) {
+  const Outcome o = run("info", "MMAEMU_CUBLASLT=/nonexistent/libcublasLt.so.13");
+  ASSERT_EQ(o.status, 0) << o.output;
+  if (o.output.find("CUDA runtime:") == std::string::npos) GTEST_SKIP() << "built without CUDA: no cuBLASLt to load";
+  EXPECT_NE(o.output.find("cuBLASLt: cuBLASLt could not be loaded: /nonexistent/libcublasLt.so.13"), std::string::npos)
+      << o.output;
+}
+
 // The Done-when check of the fixtures: `mmaemu mma` reproduces the H200's bits from the .npy files, on
 // the reference (the default) and on the kernels' arithmetic run on the CPU (backend host).
 void expect_reproduces_h200(const std::string& backend_option, const std::string& set_name = "h200",
@@ -494,7 +517,8 @@ TEST(GemmCli, UnknownBackendIsExit2AndV1RunsExactlyWhenADeviceExists) {
   if (!has_device) {
     EXPECT_EQ(o.status, 2) << o.output;
     EXPECT_TRUE(o.output.find("unknown backend") != std::string::npos ||
-                o.output.find("no CUDA device") != std::string::npos) << o.output;
+                o.output.find("no NVIDIA GPU on this machine") != std::string::npos ||
+                o.output.find("no usable CUDA device") != std::string::npos) << o.output;
     EXPECT_FALSE(fs::exists(d.file("simt.npy")));
     return;
   }

@@ -1,7 +1,11 @@
 #include "harness/api/devices.hpp"
 
 #ifdef MMAEMU_HAVE_CUDA
+#include <cublasLt.h>
 #include <cuda_runtime_api.h>
+
+#include "harness/cublaslt/lt_loader.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 #endif
 
 namespace mmaemu::api {
@@ -18,10 +22,15 @@ DeviceReport query_devices() {
   int v = 0;
   if (cudaRuntimeGetVersion(&v) == cudaSuccess) r.cuda_runtime = version_string(v);
   if (cudaDriverGetVersion(&v) == cudaSuccess && v > 0) r.cuda_driver = version_string(v);
+  if (const lt::CublasLtLibrary& lt_library = lt::cublaslt_library(); lt_library.loaded)
+    r.cublaslt = std::to_string(cublasLtGetVersion()) + " (" + lt_library.file + ")";
+  else
+    r.cublaslt = lt_library.error;
   int n = 0;
   const cudaError_t e = cudaGetDeviceCount(&n);
-  if (e != cudaSuccess) {
-    r.status = std::string("no CUDA device: ") + cudaGetErrorString(e);
+  if (e != cudaSuccess || n == 0) {
+    if (e != cudaSuccess) cudaGetLastError();
+    r.status = kernels::no_cuda_device_reason(e);
     return r;
   }
   for (int i = 0; i < n; ++i) {

@@ -19,6 +19,7 @@ struct DeviceReport {
   std::vector<DeviceInfo> devices;
   std::string cuda_runtime;  // "13.0"
   std::string cuda_driver;   // "13.0" (driver API version), empty when none
+  std::string cublaslt;      // "130100 (/usr/local/cuda/lib64/libcublasLt.so.13.1.0.3)", or why none loads
 };
 
 DeviceReport query_devices();

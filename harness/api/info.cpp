@@ -86,6 +86,7 @@ nlohmann::json info(const std::optional<std::string>& arch, bool every_n) {
   if (d.built_with_cuda) {
     out["versions"]["cuda_runtime"] = d.cuda_runtime;
     out["versions"]["cuda_driver"] = d.cuda_driver.empty() ? "none" : d.cuda_driver;
+    out["versions"]["cublaslt"] = d.cublaslt;
   }
   return out;
 }

@@ -71,7 +71,8 @@ void print_rest(const nlohmann::json& info) {
             << "\n";
   if (v.contains("cuda_runtime"))
     std::cout << "  CUDA runtime: " << v["cuda_runtime"].get<std::string>()
-              << "\n  CUDA driver API: " << v["cuda_driver"].get<std::string>() << "\n";
+              << "\n  CUDA driver API: " << v["cuda_driver"].get<std::string>()
+              << "\n  cuBLASLt: " << v["cublaslt"].get<std::string>() << "\n";
 }
 
 }  // namespace

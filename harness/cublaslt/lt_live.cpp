@@ -8,6 +8,7 @@
 #include "kernels/cuda/device_buffer.hpp"
 #include "harness/cublaslt/lt_cuda_types.hpp"
 #include "harness/cublaslt/lt_enum_names.hpp"
+#include "harness/cublaslt/lt_loader.hpp"
 
 namespace mmaemu::lt {
 namespace {
@@ -164,7 +165,9 @@ struct LtSession::Impl {
 
 LtSession::LtSession(int device, size_t workspace_bytes) : impl_(std::make_unique<Impl>()) {
   kernels::cuda_check(cudaSetDevice(device), "cudaSetDevice");
-  if (cublasLtCreate(&impl_->handle) != CUBLAS_STATUS_SUCCESS) throw kernels::KernelError("cublasLtCreate failed");
+  if (const CublasLtLibrary& library = cublaslt_library(); !library.loaded) throw kernels::KernelError(library.error);
+  if (const cublasStatus_t s = cublasLtCreate(&impl_->handle); s != CUBLAS_STATUS_SUCCESS)
+    throw kernels::KernelError("cublasLtCreate failed: " + status_text(s));
   impl_->workspace = DeviceBuffer<uint8_t>(workspace_bytes);
 }
 

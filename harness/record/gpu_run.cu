@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "harness/record/kernel_table.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 
 namespace mmaemu::record {
 namespace {
@@ -49,8 +50,9 @@ std::vector<uint32_t> widen(const std::vector<uint8_t>& raw, int bytes) {
 
 std::optional<GpuDevice> open_device(int index, std::string* error) {
   int count = 0;
-  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-    *error = cuda_error("no usable CUDA device (cudaGetDeviceCount)", e);
+  if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess || count == 0) {
+    if (e != cudaSuccess) cudaGetLastError();
+    *error = kernels::no_cuda_device_reason(e);
     return std::nullopt;
   }
   if (index < 0 || index >= count) {

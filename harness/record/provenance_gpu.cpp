@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <memory>
 
+#include "harness/cublaslt/lt_loader.hpp"
 #include "harness/record/gpu_run.hpp"
 #include "harness/record/provenance.hpp"
 
@@ -60,7 +61,9 @@ Provenance collect_provenance(int device, const std::string& command, const std:
   cudaDriverGetVersion(&driver_api);
   p.set("cuda_runtime", cuda_version(runtime));
   p.set("cuda_driver_api", cuda_version(driver_api));
-  p.set("cublaslt", std::to_string(cublasLtGetVersion()));
+  // A version of 0 would read as a library; a process without cuBLASLt says why instead.
+  const lt::CublasLtLibrary& lt_library = lt::cublaslt_library();
+  p.set("cublaslt", lt_library.loaded ? std::to_string(cublasLtGetVersion()) : "unavailable (" + lt_library.error + ")");
   p.set("compiler", cuda_compiler_version() + " / " + host_compiler());
   p.set("host", host_name());
   return p;

@@ -14,8 +14,10 @@
 #include <cuda_runtime_api.h>
 #include <dlfcn.h>
 
+#include "harness/cublaslt/lt_loader.hpp"
 #include "harness/record/gpu_run.hpp"
 #include "harness/record/provenance.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 #endif
 
 #ifndef MMAEMU_SIGNOFF_BUILD_TYPE
@@ -93,8 +95,8 @@ void observe_gpu(ObservedEnvironment& env) {
   };
   int count = 0;
   const cudaError_t e = cudaGetDeviceCount(&count);
-  const std::string no_device =
-      e != cudaSuccess ? std::string("no CUDA device: ") + cudaGetErrorString(e) : std::string("no CUDA device");
+  if (e != cudaSuccess) cudaGetLastError();
+  const std::string no_device = kernels::no_cuda_device_reason(e);
   from_provenance("gpu_name", "gpu", no_device);
   from_provenance("compute_capability", "compute_capability", no_device);
   from_provenance("sm_count", "sm_count", no_device);
@@ -106,15 +108,9 @@ void observe_gpu(ObservedEnvironment& env) {
   from_provenance("driver", "driver", "driver version unknown (neither NVML nor nvidia-smi answered)");
   from_provenance("cuda_runtime", "cuda_runtime", "cudaRuntimeGetVersion failed");
   from_provenance("cublaslt_version", "cublaslt", "cublasLtGetVersion failed");
-  // The file the dynamic loader took cuBLASLt from (the executable itself when it is linked statically).
-  Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(&cublasLtGetVersion), &info) != 0 && info.dli_fname) {
-    std::error_code ec;
-    const fs::path real = fs::canonical(info.dli_fname, ec);
-    env["cublaslt_file"] = Observation::seen(ec ? info.dli_fname : real.string());
-  } else {
-    env["cublaslt_file"] = Observation::not_available("dladdr found no file for cublasLtGetVersion");
-  }
+  // The file cuBLASLt was loaded from (lt_loader.hpp: on first use, so this loads it).
+  const lt::CublasLtLibrary& lt_library = lt::cublaslt_library();
+  env["cublaslt_file"] = lt_library.loaded ? Observation::seen(lt_library.file) : Observation::not_available(lt_library.error);
   env["cuda_compiler"] = Observation::seen(record::cuda_compiler_version());
 }
 #else

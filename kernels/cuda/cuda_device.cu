@@ -6,15 +6,21 @@
 
 namespace mmaemu::kernels {
 
+std::string no_cuda_device_reason(int cuda_error) {
+  const auto err = static_cast<cudaError_t>(cuda_error);
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) != cudaSuccess || driver == 0)
+    return "no NVIDIA GPU on this machine (no NVIDIA driver is installed)";
+  if (err == cudaSuccess || err == cudaErrorNoDevice) return "no NVIDIA GPU on this machine (the driver sees none)";
+  return "no usable CUDA device: " + std::string(cudaGetErrorString(err));
+}
+
 Declined cuda_device_declines() {
   static const Declined why = []() -> Declined {
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess) {
-      cudaGetLastError();  // clear the sticky error of a failed query
-      return decline(DeclineCode::no_gpu, "no CUDA device: " + std::string(cudaGetErrorString(err)));
-    }
-    if (count == 0) return decline(DeclineCode::no_gpu, "no CUDA device: the driver reports none");
+    if (err != cudaSuccess) cudaGetLastError();  // clear the sticky error of a failed query
+    if (err != cudaSuccess || count == 0) return decline(DeclineCode::no_gpu, no_cuda_device_reason(err));
     return std::nullopt;
   }();
   return why;

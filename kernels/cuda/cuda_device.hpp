@@ -10,8 +10,14 @@
 
 namespace mmaemu::kernels {
 
-// no_gpu, "no CUDA device: <CUDA's message>", when none can be used; empty otherwise. Asked once per process.
+// no_gpu with no_cuda_device_reason's words when no device can be used; empty otherwise. Asked once per process.
 Declined cuda_device_declines();  // code no_gpu
+
+// Why CUDA offers no device, given the error of cudaGetDeviceCount (a cudaError_t; cudaSuccess when it
+// counted none): "no NVIDIA GPU on this machine" when no NVIDIA driver is installed or the driver sees no GPU
+// (CUDA says "driver version is insufficient" for a machine without any driver, which misleads), CUDA's own
+// message otherwise (a driver older than the runtime, a device in use, ...). One wording for every caller.
+std::string no_cuda_device_reason(int cuda_error);
 
 // Compute capability of the current device as major * 10 + minor (90 on an H200); 0 without one.
 int cuda_device_sm();
