@@ -8,6 +8,7 @@
 #include "bench/backend_gemm.hpp"
 #include "bench/cublaslt_gemm.hpp"
 #include "harness/record/provenance.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 
 #ifndef MMAEMU_BENCH_GIT_COMMIT
 #define MMAEMU_BENCH_GIT_COMMIT "unknown"
@@ -205,7 +206,7 @@ std::string configured_commit() {
 GemmBenchResult run_gemm_bench(const GemmBenchOptions& o, const BenchStepFn& progress) {
   validate(o);
   const int devices = cuda_device_count();
-  if (devices == 0) throw GpuError("no CUDA device");
+  if (const Declined none = kernels::cuda_device_declines()) throw GpuError(none->detail);
   if (o.device < 0 || o.device >= devices)
     throw InputError("--device", std::to_string(o.device) + " is not one of the " + std::to_string(devices) +
                                      " CUDA devices");

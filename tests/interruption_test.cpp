@@ -425,7 +425,9 @@ std::optional<std::string> record_unavailable(const TempDir& d) {
                                     "probe.log"));
   if (probe.status() == 0) return std::nullopt;
   const bool no_cuda = probe.output.find("this build has no CUDA support") != std::string::npos;
-  const bool no_gpu = probe.output.find("no usable CUDA device") != std::string::npos;
+  // kernels::no_cuda_device_reason's two wordings: no GPU at all, or one CUDA cannot use.
+  const bool no_gpu = probe.output.find("no NVIDIA GPU on this machine") != std::string::npos ||
+                      probe.output.find("no usable CUDA device") != std::string::npos;
   if (probe.status() == 2 && (no_cuda || no_gpu)) return "mmaemu record cannot run here: " + probe.output;
   ADD_FAILURE() << "the probe recording failed (exit " << probe.status() << "):\n" << probe.output;
   return "the probe recording failed";

@@ -8,11 +8,11 @@
 #include <fstream>
 #include <thread>
 
+#include "bench/cpu/instruction_tiles.hpp"
 #include "harness/core/child_process.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
 #include "harness/core/npy.hpp"
-#include "generators/families.hpp"
 #include "kernels/cpu/threads.hpp"
 #include "kernels/registry.hpp"
 
@@ -21,42 +21,8 @@ namespace {
 
 namespace fs = std::filesystem;
 
-const ref::InstructionModel& find_model(ref::Arch arch, const std::string& name) {
-  for (const ref::InstructionModel& m : ref::instructions_of(arch))
-    if (m.instr.name == name) return m;
-  throw InputError("", "no instruction " + name + " on " + std::string(ref::arch_name(arch)));
-}
-
-struct Tiles {
-  kernels::GemmShape shape;
-  std::vector<uint32_t> A, B, C;
-};
-
-Tiles make_tiles(const ref::InstructionModel& m, size_t count, uint64_t seed) {
-  Tiles t;
-  t.shape = {count, static_cast<size_t>(m.instr.m), static_cast<size_t>(m.instr.n), static_cast<size_t>(m.instr.k)};
-  t.A.resize(kernels::a_count(t.shape));
-  t.B.resize(kernels::b_count(t.shape));
-  t.C.resize(kernels::c_count(t.shape));
-  const size_t a = t.shape.M * t.shape.K, b = t.shape.K * t.shape.N, c = t.shape.M * t.shape.N;
-  for (size_t i = 0; i < count; ++i)
-    gen::generate_tile(gen::Family::realistic, m.instr, seed + i, t.A.data() + i * a, t.B.data() + i * b,
-                       t.C.data() + i * c);
-  return t;
-}
-
-int storage_bytes(ref::FormatId f) { return ref::spec(f).storage_bits <= 8 ? 1 : ref::spec(f).storage_bits <= 16 ? 2 : 4; }
-
-NpyArray npy(ref::FormatId f, std::vector<size_t> shape, const std::vector<uint32_t>& words) {
-  NpyArray a;
-  a.word_bytes = storage_bytes(f);
-  a.shape = std::move(shape);
-  a.values = words;
-  return a;
-}
-
 // One backend's passes over the tiles: its D (checked by the caller) and outputs per second per pass.
-std::vector<double> time_backend(const kernels::Backend& backend, const ref::InstructionModel& m, const Tiles& t,
+std::vector<double> time_backend(const kernels::Backend& backend, const ref::InstructionModel& m, const InstructionTiles& t,
                                  int repetitions, std::vector<uint32_t>& D) {
   D.assign(kernels::c_count(t.shape), kernels::kPoison);
   const kernels::GemmProblem problem{&m, t.shape, t.A.data(), t.B.data(), t.C.data(), D.data()};
@@ -77,14 +43,12 @@ std::string python_program(const MmasimBenchOptions& o) {
 }
 
 // MMA-Sim's row: its child's passes over the tiles, and its D against the reference's.
-MmasimRow run_mmasim(const MmasimBenchOptions& o, const ref::InstructionModel& m, const Tiles& t,
+MmasimRow run_mmasim(const MmasimBenchOptions& o, const ref::InstructionModel& m, const InstructionTiles& t,
                      const std::vector<uint32_t>& want, MmasimRow row) {
   const fs::path dir = o.scratch / ("mmasim-" + m.instr.name);
   fs::create_directories(dir);
   const ref::Instruction& in = m.instr;
-  write_npy(dir / "a.npy", npy(in.a, {t.shape.batch, t.shape.M, t.shape.K}, t.A));
-  write_npy(dir / "b.npy", npy(in.b, {t.shape.batch, t.shape.K, t.shape.N}, t.B));
-  write_npy(dir / "c.npy", npy(in.c, {t.shape.batch, t.shape.M, t.shape.N}, t.C));
+  write_instruction_tiles(m, t, dir);
   fs::remove(dir / "d.npy");
   fs::remove(dir / "result.json");
   ChildRequest request;
@@ -150,8 +114,8 @@ std::vector<MmasimRow> run_mmasim_bench(const MmasimBenchOptions& o, const Bench
   size_t done = 0;
   std::vector<MmasimRow> rows;
   for (const std::string& name : o.instructions) {
-    const ref::InstructionModel& m = find_model(o.arch, name);
-    const Tiles tiles = make_tiles(m, o.tiles, o.seed);
+    const ref::InstructionModel& m = find_instruction(o.arch, name);
+    const InstructionTiles tiles = make_instruction_tiles(m, o.tiles, o.seed);
     const auto base = [&](const std::string& impl, int threads, bool all_threads) {
       MmasimRow row;
       row.arch = std::string(ref::arch_name(o.arch));

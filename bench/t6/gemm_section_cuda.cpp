@@ -4,6 +4,7 @@
 #include "bench/gemm_bench.hpp"
 #include "bench/gemm_report.hpp"
 #include "bench/t6/gemm_section.hpp"
+#include "kernels/cuda/cuda_device.hpp"
 
 namespace mmaemu::t6 {
 namespace {
@@ -56,8 +57,8 @@ GemmPoint point_of(const bench::BenchRow& r) {
 bench::NativeLibraryTimer native_library_timer() {
   return [](ref::FormatId format, const kernels::GemmShape& shape) {
     bench::NativeLibraryRate r;
-    if (bench::cuda_device_count() == 0) {
-      r.why = "no CUDA device";
+    if (const Declined none = kernels::cuda_device_declines()) {
+      r.why = none->detail;
       return r;
     }
     try {
@@ -81,8 +82,8 @@ bench::NativeLibraryTimer native_library_timer() {
 GemmSectionResult run_gemm_section(const GemmSpec& spec, const std::string& command,
                                    const bench::BenchProgress& progress) {
   GemmSectionResult out;
-  if (bench::cuda_device_count() == 0) {
-    out.skipped = "no CUDA device";
+  if (const Declined none = kernels::cuda_device_declines()) {
+    out.skipped = none->detail;
     return out;
   }
   const bench::GemmBenchOptions o = options_of(spec, command);

@@ -103,6 +103,32 @@ json mmasim_json(const std::vector<bench::MmasimRow>& rows) {
           {"rows", out}};
 }
 
+json process_json(const std::vector<bench::ProcessRow>& rows) {
+  json out = json::array();
+  for (const bench::ProcessRow& p : rows)
+    out.push_back({{"key", p.key()},
+                   {"what", p.what},
+                   {"arch", p.arch},
+                   {"instruction", p.instruction},
+                   {"implementation", p.implementation},
+                   {"command", p.command},
+                   {"status", p.status},
+                   {"reason", p.reason},
+                   {"outputs", p.outputs},
+                   {"seconds", p.seconds},
+                   {"wall", p.wall ? stats_json(*p.wall) : json(nullptr)},
+                   {"peak_rss_mb", opt(p.peak_rss_mb)},
+                   {"unit", p.unit()},
+                   {"rate", p.rate ? stats_json(*p.rate) : json(nullptr)},
+                   {"vs_mmasim", opt(p.vs_mmasim)},
+                   {"mmasim_equal_to_reference", opt(p.equal_to_reference)}});
+  return {{"what", "whole processes, timed from fork to reaping after one untimed run: `mmaemu --version` (start-up "
+                   "time and peak resident memory), `mmaemu mma --backend cpu` on one thread over instruction tiles in "
+                   ".npy files beside MMA-Sim's script run whole on the same files (interpreter, imports, reading, "
+                   "computing, writing); mmaemu's D equal to the reference's, MMA-Sim's agreement counted"},
+          {"rows", out}};
+}
+
 json baseline_json(const BaselineResult& b) {
   json compared = json::array();
   for (const Comparison& c : b.compared)
@@ -154,6 +180,27 @@ std::string cpu_headline(const T6Result& r) {
         s += std::string(s.empty() ? "" : "; ") + "beside MMA-Sim on " + m.instruction + " tiles, one thread each: " +
              num("%.1fx", *m.vs_mmasim) + " (target " + num("%.0fx", t->at_least) + ": " +
              (*m.vs_mmasim >= t->at_least ? "reached" : "not reached") + ")";
+  return s.empty() ? s : s + "; measured, not asserted";
+}
+
+// The whole-process targets (start-up, `mmaemu mma` beside MMA-Sim) beside what was measured.
+std::string process_headline(const T6Result& r) {
+  if (!r.process) return "";
+  std::string s;
+  if (const std::optional<StartupTarget>& t = r.targets.startup; t)
+    for (const bench::ProcessRow& p : *r.process)
+      if (p.key() == t->row && p.wall && p.peak_rss_mb) {
+        const bool reached = p.wall->median <= t->seconds_at_most && *p.peak_rss_mb <= t->rss_mb_at_most;
+        s = "mmaemu --version, whole process: " + num("%.1f", 1e3 * p.wall->median) + " ms, " +
+            num("%.1f", *p.peak_rss_mb) + " MB peak resident (target " + num("%.0f", 1e3 * t->seconds_at_most) +
+            " ms and " + num("%.0f", t->rss_mb_at_most) + " MB: " + (reached ? "reached" : "not reached") + ")";
+      }
+  if (const std::optional<RowTarget>& t = r.targets.process_vs_mmasim; t)
+    for (const bench::ProcessRow& p : *r.process)
+      if (p.key() == t->row && p.vs_mmasim)
+        s += std::string(s.empty() ? "" : "; ") + "mmaemu mma beside MMA-Sim's script on " + p.instruction +
+             " tiles, whole processes, one thread each: " + num("%.1fx", *p.vs_mmasim) + " (target " +
+             num("%.0fx", t->at_least) + ": " + (*p.vs_mmasim >= t->at_least ? "reached" : "not reached") + ")";
   return s.empty() ? s : s + "; measured, not asserted";
 }
 
@@ -227,6 +274,36 @@ std::string mmasim_markdown(const std::vector<bench::MmasimRow>& rows) {
              m.versions + (note.empty() ? "" : "; " + note);
     md << si(m.rate->median) << " | " << si(m.rate->p10) << "-" << si(m.rate->p90) << " | "
        << (m.vs_mmasim ? num("%.1f", *m.vs_mmasim) : "") << " | " << cell(note) << " |\n";
+  }
+  return md.str();
+}
+
+std::string process_markdown(const std::vector<bench::ProcessRow>& rows) {
+  std::ostringstream md;
+  md << "## Whole processes (CPU): start-up, and `mmaemu mma` beside MMA-Sim\n\n"
+     << "Each program started as a user starts it, timed from fork to reaping after one untimed run (files in the "
+        "page cache): `mmaemu --version`, and `mmaemu mma --backend cpu` on one thread (MMAEMU_THREADS=1) over "
+        "instruction tiles in .npy files beside MMA-Sim's script (bench/cpu/mmasim_rate.py, one pass, one torch "
+        "thread) on the same files, its interpreter and imports included. mmaemu's D equals the reference's bit "
+        "for bit (else the row is an error); MMA-Sim's agreement is in the last column. Median, spread p10-p90.\n\n"
+     << "| command | runs | wall (median) | spread | peak resident | rate | x MMA-Sim | note |\n"
+     << "|---|---:|---:|---:|---:|---:|---:|---|\n";
+  for (const bench::ProcessRow& p : rows) {
+    const std::string what = p.what == "start" ? "mmaemu --version"
+                                               : (p.implementation == "mmaemu" ? "mmaemu mma " : "MMA-Sim ") + p.instruction;
+    md << "| " << cell(what) << " | ";
+    if (!p.wall || !p.rate) {
+      md << p.status << " | | | | | | " << cell(p.reason) << " |\n";
+      continue;
+    }
+    std::string note = p.reason;
+    if (p.equal_to_reference)
+      note = std::to_string(*p.equal_to_reference) + " / " + std::to_string(p.outputs) + " outputs equal to mmaemu's" +
+             (note.empty() ? "" : "; " + note);
+    md << p.seconds.size() << " | " << num("%.4g", p.wall->median) << " s | " << num("%.4g", p.wall->p10) << "-"
+       << num("%.4g", p.wall->p90) << " | " << (p.peak_rss_mb ? num("%.1f MB", *p.peak_rss_mb) : "") << " | "
+       << si(p.rate->median) << " " << p.unit() << " | " << (p.vs_mmasim ? num("%.1f", *p.vs_mmasim) : "") << " | "
+       << cell(note) << " |\n";
   }
   return md.str();
 }
@@ -323,6 +400,7 @@ json t6_report_json(const T6Result& r) {
   if (r.reference) sections["reference"] = reference_json(*r.reference);
   if (r.harness) sections["harness"] = harness_json(*r.harness);
   if (r.mmasim) sections["mmasim"] = mmasim_json(*r.mmasim);
+  if (r.process) sections["process"] = process_json(*r.process);
   if (r.library) sections["library"] = library_json(*r.library);
   if (r.gemm)
     sections["gemm"] = {{"skipped", r.gemm->skipped}, {"report", r.gemm->skipped.empty() ? r.gemm->report : json(nullptr)}};
@@ -353,11 +431,13 @@ std::string t6_verdict_table(const T6Result& r) {
   };
   if (r.reference) line("reference", "dot-product-adds/s", "");
   if (r.mmasim) line("mmasim", "outputs/s", "");
+  if (r.process) line("process", "starts/s, outputs/s", "");
   if (r.library) line("library", "GMAC/s", "");
   if (r.harness) line("harness", "cases/s", "");
   if (r.gemm) line("gemm", "TMAC/s", r.gemm->skipped.empty() ? "" : "skipped: " + r.gemm->skipped);
   if (const std::string h = reference_headline(r); !h.empty()) s << "\n" << h << "\n";
   if (const std::string h = cpu_headline(r); !h.empty()) s << "\n" << h << "\n";
+  if (const std::string h = process_headline(r); !h.empty()) s << "\n" << h << "\n";
   return s.str();
 }
 
@@ -436,6 +516,7 @@ std::string t6_report_markdown(const T6Result& r) {
   if (const std::string targets = gpu_targets_markdown(r); !targets.empty()) md << targets << "\n";
   if (r.reference) md << reference_markdown(*r.reference) << "\n";
   if (r.mmasim) md << mmasim_markdown(*r.mmasim) << "\n";
+  if (r.process) md << process_markdown(*r.process) << "\n";
   if (r.library) md << library_markdown(*r.library) << "\n";
   if (r.harness) md << harness_markdown(*r.harness) << "\n";
   if (r.gemm) {

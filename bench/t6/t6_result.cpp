@@ -44,6 +44,18 @@ std::vector<RateRow> mmasim_rows(const std::vector<bench::MmasimRow>& rows) {
   return out;
 }
 
+std::vector<RateRow> process_rows(const std::vector<bench::ProcessRow>& rows) {
+  std::vector<RateRow> out;
+  for (const bench::ProcessRow& p : rows) {
+    const std::string what = p.what == "start" ? "mmaemu --version (start-up)"
+                                               : p.arch + " " + p.instruction + " " +
+                                                     (p.implementation == "mmaemu" ? "mmaemu mma" : "MMA-Sim's script") +
+                                                     ", whole process";
+    out.push_back({"process", p.key(), what, p.unit(), p.status, p.reason, p.rate});
+  }
+  return out;
+}
+
 std::vector<RateRow> library_rows(const std::vector<bench::LibraryRow>& rows) {
   std::vector<RateRow> out;
   for (const bench::LibraryRow& l : rows)

@@ -118,6 +118,7 @@ class Run {
       if (name == "harness") harness();
       if (name == "gemm") gemm();
       if (name == "mmasim") mmasim();
+      if (name == "process") process();
       if (name == "library") library();
     } catch (const InputError&) {
       throw;
@@ -192,6 +193,14 @@ class Run {
     m.scratch = o_.report_dir / (stem_ + "-mmasim");
     r_.mmasim = bench::run_mmasim_bench(m, progress_for("mmasim"));
     for (RateRow& row : mmasim_rows(*r_.mmasim)) r_.rows.push_back(std::move(row));
+  }
+
+  void process() {
+    bench::ProcessBenchOptions p = spec_.process->options;
+    p.mmaemu = o_.mmaemu;
+    p.scratch = o_.report_dir / (stem_ + "-process");
+    r_.process = bench::run_process_bench(p, progress_for("process"));
+    for (RateRow& row : process_rows(*r_.process)) r_.rows.push_back(std::move(row));
   }
 
   void library() {

@@ -22,6 +22,7 @@ const Schema& tier_schema() {
       optional_key("harness", ValueType::mapping),
       optional_key("gemm", ValueType::mapping),
       optional_key("mmasim", ValueType::mapping),
+      optional_key("process", ValueType::mapping),
       optional_key("library", ValueType::mapping),
       optional_key("baseline", ValueType::mapping),
       optional_key("targets", ValueType::mapping),
@@ -37,6 +38,7 @@ const Schema& quick_schema() {
       optional_key("harness", ValueType::mapping),
       optional_key("gemm", ValueType::mapping),
       optional_key("mmasim", ValueType::mapping),
+      optional_key("process", ValueType::mapping),
       optional_key("library", ValueType::mapping),
   };
   return s;
@@ -94,6 +96,19 @@ const Schema& gemm_backend_schema() {
 }
 
 const Schema& mmasim_schema() {
+  static const Schema s = {
+      required_key("arch", ValueType::string),
+      required_key("instructions", ValueType::string_list),
+      required_key("script", ValueType::file).described_as("MMA-Sim timing script"),
+      optional_key("tiles", ValueType::integer),
+      optional_key("repetitions", ValueType::integer),
+      optional_key("python", ValueType::string),
+      optional_key("seed", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& process_schema() {
   static const Schema s = {
       required_key("arch", ValueType::string),
       required_key("instructions", ValueType::string_list),
@@ -266,6 +281,36 @@ GemmSpec load_gemm(const YAML::Node& node, const std::string& file, const fs::pa
   return g;
 }
 
+// A section's `instructions`, each one `arch` has.
+std::vector<std::string> instruction_names(const SchemaValues& v, ref::Arch a) {
+  const SchemaValue& names = v.at("instructions");
+  std::vector<std::string> out;
+  for (const std::string& name : names.list) {
+    const auto& models = ref::instructions_of(a);
+    if (std::none_of(models.begin(), models.end(), [&](const ref::InstructionModel& x) { return x.instr.name == name; }))
+      throw InputError(names.where, "no instruction " + name + " on " + v.at("arch").text + " (`mmaemu info` lists them)");
+    out.push_back(name);
+  }
+  if (out.empty()) throw InputError(names.where, "no instruction given");
+  return out;
+}
+
+ProcessSpec load_process(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  const SchemaValues v = check_mapping(node, file, process_schema(), "process section", base);
+  require_present(v.at("script"));
+  ProcessSpec p;
+  p.where = where(file, node);
+  bench::ProcessBenchOptions& o = p.options;
+  o.arch = arch(v.at("arch"), v.at("arch").text);
+  o.instructions = instruction_names(v, o.arch);
+  o.script = v.at("script").path;
+  o.tiles = number(v, "tiles", 1, 1 << 20, o.tiles);
+  o.repetitions = static_cast<int>(number(v, "repetitions", 1, 1000, static_cast<uint64_t>(o.repetitions)));
+  if (v.count("python")) o.python = v.at("python").text;
+  o.seed = number(v, "seed", 0, UINT64_MAX, o.seed);
+  return p;
+}
+
 MmasimSpec load_mmasim(const YAML::Node& node, const std::string& file, const fs::path& base) {
   const SchemaValues v = check_mapping(node, file, mmasim_schema(), "mmasim section", base);
   require_present(v.at("script"));
@@ -273,14 +318,7 @@ MmasimSpec load_mmasim(const YAML::Node& node, const std::string& file, const fs
   m.where = where(file, node);
   bench::MmasimBenchOptions& o = m.options;
   o.arch = arch(v.at("arch"), v.at("arch").text);
-  const SchemaValue& names = v.at("instructions");
-  for (const std::string& name : names.list) {
-    const auto& models = ref::instructions_of(o.arch);
-    if (std::none_of(models.begin(), models.end(), [&](const ref::InstructionModel& x) { return x.instr.name == name; }))
-      throw InputError(names.where, "no instruction " + name + " on " + v.at("arch").text + " (`mmaemu info` lists them)");
-    o.instructions.push_back(name);
-  }
-  if (o.instructions.empty()) throw InputError(names.where, "no instruction given");
+  o.instructions = instruction_names(v, o.arch);
   o.script = v.at("script").path;
   o.tiles = number(v, "tiles", 1, 1 << 20, o.tiles);
   o.repetitions = static_cast<int>(number(v, "repetitions", 1, 100, static_cast<uint64_t>(o.repetitions)));
@@ -334,7 +372,7 @@ LibrarySpec load_library(const YAML::Node& node, const std::string& file, const 
 }  // namespace
 
 const std::vector<std::string>& section_names() {
-  static const std::vector<std::string> names{"reference", "mmasim", "library", "harness", "gemm"};
+  static const std::vector<std::string> names{"reference", "mmasim", "process", "library", "harness", "gemm"};
   return names;
 }
 
@@ -346,7 +384,7 @@ std::string section_list() {
 
 bool has_section(const T6Spec& spec, const std::string& section) {
   return (section == "reference" && spec.reference) || (section == "harness" && spec.harness) ||
-         (section == "gemm" && spec.gemm) || (section == "mmasim" && spec.mmasim) ||
+         (section == "gemm" && spec.gemm) || (section == "mmasim" && spec.mmasim) || (section == "process" && spec.process) ||
          (section == "library" && spec.library);
 }
 
@@ -365,6 +403,7 @@ T6Spec load_t6(const fs::path& path, bool quick) {
     if (sv.count("harness")) into.harness = load_harness(sv.at("harness").node, file, base);
     if (sv.count("gemm")) into.gemm = load_gemm(sv.at("gemm").node, file, base);
     if (sv.count("mmasim")) into.mmasim = load_mmasim(sv.at("mmasim").node, file, base);
+    if (sv.count("process")) into.process = load_process(sv.at("process").node, file, base);
     if (sv.count("library")) into.library = load_library(sv.at("library").node, file, base);
   };
   auto empty = [](const T6Spec& x) {
@@ -384,6 +423,7 @@ T6Spec load_t6(const fs::path& path, bool quick) {
       t.harness = std::move(quick_form.harness);
       t.gemm = std::move(quick_form.gemm);
       t.mmasim = std::move(quick_form.mmasim);
+      t.process = std::move(quick_form.process);
       t.library = std::move(quick_form.library);
     }
   }

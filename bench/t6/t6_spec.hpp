@@ -34,6 +34,14 @@
 //     python: python3          # the interpreter that has mmasim and torch (MMAEMU_PYTHON overrides)
 //     script: ../bench/cpu/mmasim_rate.py   # relative to this file
 //     seed: 1
+//   process:                   # CPU: whole programs as users start them (bench/cpu/process_bench.hpp)
+//     arch: sm90
+//     instructions: [mma.m16n8k16.f32.f16.f16.f32]   # `mmaemu mma` beside MMA-Sim's script, run whole
+//     tiles: 2000              # instruction tiles in the files
+//     repetitions: 5           # runs per row
+//     python: python3
+//     script: ../bench/cpu/mmasim_rate.py
+//     seed: 1
 //   library:                   # CPU and GPU: the cuBLASLt model per engine beside cuBLASLt (bench/cpu/library_bench.hpp)
 //     formats: [bf16, e4m3]
 //     shapes: [256x256x2048]
@@ -62,6 +70,7 @@
 #include "bench/cpu/harness_rate.hpp"
 #include "bench/cpu/library_bench.hpp"
 #include "bench/cpu/mmasim_bench.hpp"
+#include "bench/cpu/process_bench.hpp"
 #include "bench/t6/t6_targets.hpp"
 #include "kernels/backend.hpp"
 #include "mmaemu/reference/model.hpp"
@@ -104,6 +113,11 @@ struct MmasimSpec {
   std::string where;
 };
 
+struct ProcessSpec {
+  bench::ProcessBenchOptions options;  // mmaemu and scratch: set by the runner
+  std::string where;
+};
+
 struct LibrarySpec {
   bench::LibraryBenchOptions options;  // without `native`: the runner sets it
   bool native = true;                  // cuBLASLt beside, where a GPU is present
@@ -118,6 +132,7 @@ struct T6Spec {
   std::optional<HarnessSpec> harness;
   std::optional<GemmSpec> gemm;
   std::optional<MmasimSpec> mmasim;
+  std::optional<ProcessSpec> process;
   std::optional<LibrarySpec> library;
   double min_drop_percent = 5;
   bool has_quick_form = false;
@@ -126,7 +141,7 @@ struct T6Spec {
 
 // The sections a T6 file may have, in the order a run takes them (the list every message names).
 const std::vector<std::string>& section_names();
-std::string section_list();  // "reference, mmasim, library, harness, gemm"
+std::string section_list();  // "reference, mmasim, process, library, harness, gemm"
 bool has_section(const T6Spec& spec, const std::string& section);
 
 // Loads and schema-checks a T6 tier file (both forms). With `quick`, the sections are those of its

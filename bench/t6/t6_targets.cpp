@@ -14,11 +14,17 @@ const Schema& targets_schema() {
       optional_key("reference", ValueType::mapping),       optional_key("cpu", ValueType::mapping),
       optional_key("cpu_vs_mmasim", ValueType::mapping),   optional_key("tc_vs_cublaslt", ValueType::mapping),
       optional_key("cuda_core_tmacs", ValueType::mapping), optional_key("library_gpu_vs_cublaslt", ValueType::mapping),
+      optional_key("startup", ValueType::mapping),         optional_key("process_vs_mmasim", ValueType::mapping),
   };
   return s;
 }
 const Schema& row_schema() {
   static const Schema s = {required_key("row", ValueType::string), required_key("at_least", ValueType::string)};
+  return s;
+}
+const Schema& startup_schema() {
+  static const Schema s = {required_key("row", ValueType::string), required_key("seconds_at_most", ValueType::string),
+                           required_key("rss_mb_at_most", ValueType::string)};
   return s;
 }
 const Schema& native_ratio_schema() {
@@ -58,6 +64,11 @@ T6Targets load_targets(const YAML::Node& node, const std::string& file) {
   t.reference = row("reference");
   t.cpu = row("cpu");
   t.cpu_vs_mmasim = row("cpu_vs_mmasim");
+  t.process_vs_mmasim = row("process_vs_mmasim");
+  if (v.count("startup")) {
+    const SchemaValues r = check_mapping(v.at("startup").node, file, startup_schema(), "target startup", {});
+    t.startup = StartupTarget{r.at("row").text, figure(r, "seconds_at_most"), figure(r, "rss_mb_at_most")};
+  }
   if (v.count("tc_vs_cublaslt")) {
     const SchemaValues r = check_mapping(v.at("tc_vs_cublaslt").node, file, native_ratio_schema(), "target tc_vs_cublaslt", {});
     t.tc_vs_cublaslt = NativeRatioTarget{r.at("shapes").list, r.at("formats").list, figure(r, "at_least")};

@@ -40,10 +40,19 @@ struct LibraryGpuTarget {
   double at_least = 0;
 };
 
+// A whole-process row's wall time and peak resident memory at most these (the start-up of `mmaemu`).
+struct StartupTarget {
+  std::string row;
+  double seconds_at_most = 0;
+  double rss_mb_at_most = 0;
+};
+
 struct T6Targets {
   std::optional<RowTarget> reference;      // the oracle, one core
   std::optional<RowTarget> cpu;            // the cpu backend, one core
   std::optional<RowTarget> cpu_vs_mmasim;  // the cpu backend over MMA-Sim, one thread each
+  std::optional<StartupTarget> startup;    // `mmaemu --version`, a whole process
+  std::optional<RowTarget> process_vs_mmasim;  // `mmaemu mma` over MMA-Sim's script, whole processes
   std::optional<NativeRatioTarget> tc_vs_cublaslt;
   std::optional<CudaCoreTargets> cuda_core_tmacs;
   std::optional<LibraryGpuTarget> library_gpu_vs_cublaslt;

@@ -16,7 +16,8 @@ struct ChildResult {
   End end = End::not_started;
   int exit_code = 0;   // exited
   int signal = 0;      // signalled
-  double seconds = 0;
+  double seconds = 0;  // wall time from fork to reaping (the wait wakes when the child ends: no polling step)
+  long peak_rss_kb = 0;  // exited or signalled: the child's peak resident memory (getrusage's ru_maxrss)
   std::string error;   // not_started: why (program not found, ...)
 };
 

@@ -179,14 +179,18 @@ TEST_F(TierFile, ShippedFilesLoad) {
   EXPECT_EQ(full.mmasim->options.instructions.front(), "mma.m16n8k16.f32.f16.f16.f32") << "the target's instruction";
   EXPECT_TRUE(fs::exists(full.mmasim->options.script));
   const T6Spec quick = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml", true);
-  ASSERT_TRUE(quick.reference && quick.harness && quick.gemm && quick.mmasim);
+  ASSERT_TRUE(quick.reference && quick.harness && quick.gemm && quick.mmasim && quick.process);
+  ASSERT_TRUE(full.process);
+  EXPECT_LT(quick.process->options.tiles, full.process->options.tiles);
   EXPECT_LT(quick.mmasim->options.tiles, full.mmasim->options.tiles);
   EXPECT_LT(quick.reference->options.min_seconds, full.reference->options.min_seconds);
   EXPECT_LT(quick.gemm->samples, full.gemm->samples);
   // The targets are read in both forms, and each the report shows is there.
   for (const T6Spec* s : {&full, &quick}) {
     ASSERT_TRUE(s->targets.reference && s->targets.cpu && s->targets.cpu_vs_mmasim && s->targets.tc_vs_cublaslt &&
-                s->targets.cuda_core_tmacs && s->targets.library_gpu_vs_cublaslt);
+                s->targets.cuda_core_tmacs && s->targets.library_gpu_vs_cublaslt && s->targets.startup &&
+                s->targets.process_vs_mmasim);
+    EXPECT_EQ(s->targets.startup->seconds_at_most, 0.010);
     EXPECT_EQ(s->targets.reference->at_least, 20e6);
     EXPECT_EQ(s->targets.cuda_core_tmacs->shapes.size(), 2u);
   }
@@ -269,6 +273,60 @@ TEST(MmasimSection, BackendsMeasuredAndMmasimSkippedOrFailedWithTheReason) {
   EXPECT_EQ(failed.back().implementation, bench::kMmasim);
   EXPECT_EQ(failed.back().status, "error");
   EXPECT_NE(failed.back().reason.find("mmasim.log"), std::string::npos) << failed.back().reason;
+  fs::remove_all(scratch);
+}
+
+TEST_F(TierFile, ProcessSectionAndItsTargetsAreChecked) {
+  const std::string head = "tier: T6\nprocess:\n  arch: sm90\n";
+  const std::string script = "  script: " + (fs::path(MMAEMU_SOURCE_DIR) / "bench/cpu/mmasim_rate.py").string() + "\n";
+  EXPECT_EQ(error_of(head + "  instructions: [mma.m16n8k16.f32.f16.f16.f32]\n" + script), "");
+  EXPECT_NE(error_of(head + "  instructions: [mma.m16n8k99.f32.f16.f16.f32]\n" + script)
+                .find(":4:17: no instruction mma.m16n8k99.f32.f16.f16.f32 on sm90"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  instructions: [mma.m16n8k16.f32.f16.f16.f32]\n" + script + "  repetitions: 0\n")
+                .find(":6:16: 'repetitions' must be from 1"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  instructions: [mma.m16n8k16.f32.f16.f16.f32]\n" + script +
+                     "targets:\n  startup: {row: process/start/mmaemu, seconds_at_most: 0.01}\n")
+                .find(":7:12: target startup lacks the required key 'rss_mb_at_most'"),
+            std::string::npos);
+}
+
+// Whole processes without MMA-Sim: the start-up and `mmaemu mma` measured (its D equal to the
+// reference's), MMA-Sim's row skipped with the reason; a program that fails makes its row an error
+// naming the log, never a rate.
+TEST(ProcessSection, StartAndMmaMeasuredMmasimSkippedAFailureIsAnError) {
+  const fs::path scratch = fs::temp_directory_path() / ("mmaemu-process-" + std::to_string(::getpid()));
+  bench::ProcessBenchOptions o;
+  o.mmaemu = MMAEMU_BIN;
+  o.instructions = {"mma.m16n8k16.f32.bf16.bf16.f32"};
+  o.tiles = 8;
+  o.repetitions = 2;
+  o.script = fs::path(MMAEMU_SOURCE_DIR) / "bench/cpu/mmasim_rate.py";
+  o.scratch = scratch;
+  o.python = (scratch / "no-such-python").string();
+  ::unsetenv("MMAEMU_PYTHON");
+  const auto rows = bench::run_process_bench(o, nullptr);
+  ASSERT_EQ(rows.size(), 3u);
+  EXPECT_EQ(rows[0].key(), "process/start/mmaemu");
+  EXPECT_EQ(rows[1].key(), "process/mma/sm90/mma.m16n8k16.f32.bf16.bf16.f32/mmaemu");
+  for (size_t i : {0, 1}) {
+    EXPECT_EQ(rows[i].status, "measured") << rows[i].key() << ": " << rows[i].reason;
+    EXPECT_EQ(rows[i].seconds.size(), 2u);
+    ASSERT_TRUE(rows[i].rate && rows[i].peak_rss_mb);
+    EXPECT_GT(*rows[i].peak_rss_mb, 0.0);
+  }
+  EXPECT_EQ(rows[1].outputs, 8u * 16 * 8);
+  EXPECT_EQ(rows[2].implementation, "mmasim");
+  EXPECT_EQ(rows[2].status, "skipped");
+  EXPECT_NE(rows[2].reason.find("no Python to run MMA-Sim"), std::string::npos) << rows[2].reason;
+  o.mmaemu = "/bin/false";
+  o.instructions.clear();
+  const auto failed = bench::run_process_bench(o, nullptr);
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].status, "error");
+  EXPECT_FALSE(failed[0].rate);
+  EXPECT_NE(failed[0].reason.find("exit 1 (log: "), std::string::npos) << failed[0].reason;
   fs::remove_all(scratch);
 }
 
