@@ -52,15 +52,19 @@ void check_calls(const LibraryBenchOptions& o) {
 }  // namespace
 
 std::string LibraryRow::key() const {
+  const std::string threads_part = all_threads ? "" : "/t" + std::to_string(threads);
+  if (engine == kLibraryCpuBlas) return "library/" + engine + "/" + shape + threads_part;
   return "library/" + format + "/" + shape + "/algo" + algo_label(algorithm) + "/sk" + std::to_string(split_k) + "/" +
-         engine;
+         engine + threads_part;
 }
 
 std::vector<LibraryRow> run_library_bench(const LibraryBenchOptions& o, const BenchProgress& progress) {
   check_calls(o);
   std::vector<LibraryRow> rows;
-  const size_t per_call = o.engines.size() + (o.native ? 1 : 0);
-  const size_t total = o.formats.size() * o.shapes.size() * o.split_k.size() * per_call;
+  size_t per_call = o.native ? 1 : 0;
+  for (kernels::LibraryEngine e : o.engines) per_call += e == kernels::LibraryEngine::cuda ? 1 : o.cpu_threads.size();
+  const size_t total = o.formats.size() * o.shapes.size() * o.split_k.size() * per_call +
+                       (o.cpu_blas ? o.cpu_threads.size() : 0);
   size_t done = 0;
   auto step = [&](const std::string& what) {
     if (progress) progress(done, total, what);
@@ -90,16 +94,27 @@ std::vector<LibraryRow> run_library_bench(const LibraryBenchOptions& o, const Be
         std::vector<uint32_t> first_d;
         std::string first_engine;
         std::vector<size_t> measured;  // indices into rows of this call's measured engine rows
-        for (kernels::LibraryEngine e : o.engines) {
+        for (kernels::LibraryEngine e : o.engines)
+        for (int t : e == kernels::LibraryEngine::cuda ? std::vector<int>{0} : o.cpu_threads) {
           LibraryRow row = base_row(std::string(kernels::library_engine_name(e)));
           step(label + " split-K " + std::to_string(k) + ": " + row.engine);
-          row.threads = e == kernels::LibraryEngine::cuda ? 0 : kernels::cpu::threads();
+          if (e == kernels::LibraryEngine::cuda) {
+            row.threads = 0;
+          } else {
+            kernels::cpu::set_threads(t);
+            row.threads = kernels::cpu::threads();
+            row.all_threads = t == 0;
+          }
           if (auto why = kernels::library_engine_declines(e)) {
             row.status = "declined";
             row.reason = why->detail;
-          } else if (e != kernels::LibraryEngine::cuda && o.cpu_max_macs > 0 && macs > o.cpu_max_macs) {
+          } else if (const auto [limit, key] = e == kernels::LibraryEngine::cpu
+                                                    ? std::pair{o.lanes_max_macs, "lanes_max_macs"}
+                                                    : std::pair{o.cpu_max_macs, "cpu_max_macs"};
+                     e != kernels::LibraryEngine::cuda && limit > 0 && macs > limit) {
             row.status = "skipped";
-            row.reason = "larger than the CPU engines' limit (cpu_max_macs " + std::to_string(static_cast<long long>(o.cpu_max_macs)) + ")";
+            row.reason = std::string("larger than the CPU engine's limit (") + key + " " +
+                         std::to_string(static_cast<long long>(limit)) + ")";
           } else {
             try {
               std::vector<uint32_t> d(s.M * s.N, kernels::kPoison);
@@ -137,6 +152,7 @@ std::vector<LibraryRow> run_library_bench(const LibraryBenchOptions& o, const Be
               row.reason = ex.what();
             }
           }
+          kernels::cpu::set_threads(0);
           rows.push_back(std::move(row));
           ++done;
         }
@@ -161,6 +177,38 @@ std::vector<LibraryRow> run_library_bench(const LibraryBenchOptions& o, const Be
         rows.push_back(std::move(row));
         ++done;
       }
+    }
+  // The CPU's own sgemm at every shape and thread count: one row each, and each CPU engine row's ratio.
+  if (o.cpu_blas)
+    for (int t : o.cpu_threads) {
+      step("sgemm on " + (t ? std::to_string(t) + " thread(s)" : std::string("every thread")));
+      kernels::cpu::set_threads(t);
+      const int threads = kernels::cpu::threads();
+      kernels::cpu::set_threads(0);
+      const CpuBlasRates rates = o.cpu_blas(o.shapes, threads);
+      for (const kernels::GemmShape& s : o.shapes) {
+        LibraryRow row;
+        row.format = "fp32";
+        row.shape = shape_name(s);
+        row.engine = kLibraryCpuBlas;
+        row.threads = threads;
+        row.all_threads = t == 0;
+        const auto it = rates.gmacs.find(row.shape);
+        if (it == rates.gmacs.end()) {
+          row.status = "skipped";
+          row.reason = rates.why.empty() ? "no rate for this shape" : rates.why;
+        } else {
+          row.status = "measured";
+          row.gmacs = it->second;
+          row.algorithm_ran = rates.name;
+          for (LibraryRow& r : rows)
+            if (r.engine != kLibraryNative && r.engine != "cuda" && r.gmacs && r.shape == row.shape &&
+                r.threads == row.threads && r.all_threads == row.all_threads)
+              r.vs_cpu_blas = r.gmacs->median / it->second.median;
+        }
+        rows.push_back(std::move(row));
+      }
+      ++done;
     }
   if (progress) progress(total, total, "done");
   return rows;

@@ -204,6 +204,28 @@ std::string process_headline(const T6Result& r) {
   return s.empty() ? s : s + "; measured, not asserted";
 }
 
+// The cpu engine's library GEMM against the CPU's own sgemm, one thread each, and how it scales.
+std::string cpu_library_headline(const T6Result& r) {
+  if (!r.library || !r.targets.cpu_library_vs_sgemm) return "";
+  const CpuLibraryTarget& t = *r.targets.cpu_library_vs_sgemm;
+  std::string s;
+  for (const std::string& shape : t.shapes) {
+    const bench::LibraryRow *one = nullptr, *all = nullptr;
+    for (const bench::LibraryRow& l : *r.library)
+      if (l.engine == "cpu" && l.format == t.format && l.shape == shape && l.split_k == 1 && l.vs_cpu_blas)
+        (l.all_threads ? all : one) = &l;
+    if (!one) continue;
+    s += std::string(s.empty() ? "" : "; ") + shape + " " + num("%.1f%%", 100 * *one->vs_cpu_blas) + " (" +
+         (*one->vs_cpu_blas >= t.at_least ? "reached" : "not reached") + ")";
+    if (all && one->gmacs && all->gmacs && all->threads > 1)
+      s += ", " + std::to_string(all->threads) + " threads " +
+           num("%.2fx", all->gmacs->median / one->gmacs->median) + " of one";
+  }
+  return s.empty() ? s
+                   : "cpu engine's library GEMM (" + t.format + ") beside the CPU's sgemm, one thread each (target " +
+                         num("%.0f%%", 100 * t.at_least) + "): " + s + "; measured, not asserted";
+}
+
 struct SectionCounts {
   size_t measured = 0, skipped = 0, errors = 0, regressions = 0;
 };
@@ -315,17 +337,22 @@ std::string library_markdown(const std::vector<bench::LibraryRow>& rows) {
         "in and out), wall time of the call after one untimed call; every engine's D equal to the first engine's bit "
         "for bit (else the row is an error). cuBLASLt: the library itself at the same shape and types (fp32 C and D, "
         "CUDA events, L2 flushed). Median, spread p10-p90.\n\n"
-     << "| format | shape | algorithm | split-K | engine | threads | GMAC/s | spread | x cuBLASLt | note |\n"
-     << "|---|---|---|---:|---|---:|---:|---:|---:|---|\n";
+     << "`sgemm`: the CPU's own float32 GEMM (numpy's matmul on the BLAS it links) at the same shape and thread "
+        "count, in a child Python; `x sgemm` is a CPU engine's rate over it.\n\n"
+     << "| format | shape | algorithm | split-K | engine | threads | GMAC/s | spread | x cuBLASLt | x sgemm | note |\n"
+     << "|---|---|---|---:|---|---:|---:|---:|---:|---:|---|\n";
   for (const bench::LibraryRow& l : rows) {
-    md << "| " << l.format << " | " << l.shape << " | " << (l.algorithm < 0 ? "default" : std::to_string(l.algorithm))
-       << " | " << l.split_k << " | " << l.engine << " | " << (l.threads ? std::to_string(l.threads) : "GPU") << " | ";
+    md << "| " << l.format << " | " << l.shape << " | "
+       << (l.engine == bench::kLibraryCpuBlas ? "-" : l.algorithm < 0 ? "default" : std::to_string(l.algorithm)) << " | "
+       << (l.engine == bench::kLibraryCpuBlas ? "-" : std::to_string(l.split_k)) << " | " << l.engine << " | "
+       << (l.threads ? std::to_string(l.threads) + (l.all_threads ? " (all)" : "") : "GPU") << " | ";
     if (!l.gmacs) {
-      md << l.status << " | | | " << cell(l.reason) << " |\n";
+      md << l.status << " | | | | " << cell(l.reason) << " |\n";
       continue;
     }
     md << num("%.4g", l.gmacs->median) << " | " << num("%.4g", l.gmacs->p10) << "-" << num("%.4g", l.gmacs->p90)
-       << " | " << (l.vs_native ? num("%.4f", *l.vs_native) : "") << " | " << cell(l.algorithm_ran) << " |\n";
+       << " | " << (l.vs_native ? num("%.4f", *l.vs_native) : "") << " | "
+       << (l.vs_cpu_blas ? num("%.3f", *l.vs_cpu_blas) : "") << " | " << cell(l.algorithm_ran) << " |\n";
   }
   return md.str();
 }
@@ -340,13 +367,16 @@ json library_json(const std::vector<bench::LibraryRow>& rows) {
                    {"split_k", l.split_k},
                    {"engine", l.engine},
                    {"threads", l.threads},
+                   {"all_threads", l.all_threads},
                    {"status", l.status},
                    {"reason", l.reason},
                    {"gmacs", l.gmacs ? stats_json(*l.gmacs) : json(nullptr)},
                    {"vs_native", opt(l.vs_native)},
+                   {"vs_cpu_blas", opt(l.vs_cpu_blas)},
                    {"native_algorithm", l.algorithm_ran}});
   return {{"what", "multiply-adds per second of kernels::library_gemm (the cuBLASLt model) per engine, wall time of "
-                   "the call; cuBLASLt itself beside (CUDA events)"},
+                   "the call; cuBLASLt itself beside (CUDA events); the CPU's own sgemm (numpy) beside the CPU "
+                   "engines at the same shape and thread count"},
           {"rows", out}};
 }
 
@@ -438,6 +468,7 @@ std::string t6_verdict_table(const T6Result& r) {
   if (const std::string h = reference_headline(r); !h.empty()) s << "\n" << h << "\n";
   if (const std::string h = cpu_headline(r); !h.empty()) s << "\n" << h << "\n";
   if (const std::string h = process_headline(r); !h.empty()) s << "\n" << h << "\n";
+  if (const std::string h = cpu_library_headline(r); !h.empty()) s << "\n" << h << "\n";
   return s.str();
 }
 

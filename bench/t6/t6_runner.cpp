@@ -206,6 +206,9 @@ class Run {
   void library() {
     bench::LibraryBenchOptions l = spec_.library->options;
     if (spec_.library->native) l.native = native_library_timer();
+    if (!spec_.library->sgemm_script.empty())
+      l.cpu_blas = bench::python_sgemm_timer({spec_.library->python, spec_.library->sgemm_script,
+                                              o_.report_dir / (stem_ + "-library"), l.repetitions, 600});
     r_.library = bench::run_library_bench(l, progress_for("library"));
     for (RateRow& row : library_rows(*r_.library)) r_.rows.push_back(std::move(row));
   }

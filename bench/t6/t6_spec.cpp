@@ -132,6 +132,10 @@ const Schema& library_schema() {
       optional_key("native", ValueType::boolean),
       optional_key("seed", ValueType::integer),
       optional_key("cpu_max_macs", ValueType::integer),
+      optional_key("cpu_threads", ValueType::string_list),
+      optional_key("lanes_max_macs", ValueType::integer),
+      optional_key("sgemm_script", ValueType::file),
+      optional_key("python", ValueType::string),
   };
   return s;
 }
@@ -139,6 +143,22 @@ const Schema& library_schema() {
 const Schema& baseline_schema() {
   static const Schema s = {optional_key("min_drop_percent", ValueType::integer)};
   return s;
+}
+
+// A list of thread counts: each a count from 1, or "all" (0: every hardware thread).
+std::vector<int> thread_counts(const SchemaValue& t, const std::string& key) {
+  std::vector<int> out;
+  for (const std::string& s : t.list) {
+    if (s == "all") {
+      out.push_back(0);
+      continue;
+    }
+    const bool digits = !s.empty() && s.size() < 5 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+    if (!digits || std::stoi(s) < 1) throw InputError(t.where, "'" + key + "' holds '" + s + "'; allowed: a count from 1, or all");
+    out.push_back(std::stoi(s));
+  }
+  if (out.empty()) throw InputError(t.where, "no thread count given");
+  return out;
 }
 
 // An integer key within [lo, hi], or `fallback` when absent.
@@ -185,20 +205,7 @@ ReferenceSpec load_reference(const YAML::Node& node, const std::string& file, co
     if (o.archs.empty()) throw InputError(profiles.where, "no profile given");
   }
   o.formats = formats(v.at("formats"), true);
-  if (v.count("threads")) {
-    o.threads.clear();
-    const SchemaValue& t = v.at("threads");
-    for (const std::string& s : t.list) {
-      if (s == "all") {
-        o.threads.push_back(0);
-        continue;
-      }
-      const bool digits = !s.empty() && s.size() < 5 && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
-      if (!digits || std::stoi(s) < 1) throw InputError(t.where, "'threads' holds '" + s + "'; allowed: a count from 1, or all");
-      o.threads.push_back(std::stoi(s));
-    }
-    if (o.threads.empty()) throw InputError(t.where, "no thread count given");
-  }
+  if (v.count("threads")) o.threads = thread_counts(v.at("threads"), "threads");
   o.batch = number(v, "batch", 1, 1 << 20, o.batch);
   o.min_seconds = static_cast<double>(number(v, "min_time_ms", 1, 60000, 50)) / 1000.0;
   o.repetitions = static_cast<int>(number(v, "repetitions", 2, 1000, static_cast<uint64_t>(o.repetitions)));
@@ -366,6 +373,13 @@ LibrarySpec load_library(const YAML::Node& node, const std::string& file, const 
   o.seed = number(v, "seed", 0, UINT64_MAX, o.seed);
   if (v.count("native")) l.native = v.at("native").flag;
   o.cpu_max_macs = static_cast<double>(number(v, "cpu_max_macs", 1, UINT64_MAX, 0));
+  o.lanes_max_macs = static_cast<double>(number(v, "lanes_max_macs", 1, UINT64_MAX, 0));
+  if (v.count("cpu_threads")) o.cpu_threads = thread_counts(v.at("cpu_threads"), "cpu_threads");
+  if (v.count("sgemm_script")) {
+    require_present(v.at("sgemm_script"));
+    l.sgemm_script = v.at("sgemm_script").path;
+  }
+  if (v.count("python")) l.python = v.at("python").text;
   return l;
 }
 

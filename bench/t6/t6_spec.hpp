@@ -50,7 +50,11 @@
 //     engines: [host, cpu, cuda]
 //     repetitions: 3
 //     native: true
-//     cpu_max_macs: 200000000  # CPU engines skip larger calls (with the reason)
+//     cpu_max_macs: 200000000  # the scalar CPU engines (reference, host) skip larger calls (with the reason)
+//     lanes_max_macs: 5000000000   # the cpu engine (vector lanes) likewise
+//     cpu_threads: ["1", all]  # the CPU engines' thread counts (default: all)
+//     sgemm_script: ../bench/cpu/sgemm_rate.py   # numpy's sgemm beside, on as many threads (optional)
+//     python: python3          # the interpreter that has numpy (MMAEMU_PYTHON overrides)
 //     seed: 1
 //   baseline:
 //     min_drop_percent: 5      # see baseline.hpp: the rule that flags a regression
@@ -121,6 +125,8 @@ struct ProcessSpec {
 struct LibrarySpec {
   bench::LibraryBenchOptions options;  // without `native`: the runner sets it
   bool native = true;                  // cuBLASLt beside, where a GPU is present
+  std::filesystem::path sgemm_script;  // the CPU's own sgemm beside (bench/cpu/sgemm_rate.py); empty: none
+  std::string python = "python3";
   std::string where;
 };
 

@@ -15,6 +15,7 @@ const Schema& targets_schema() {
       optional_key("cpu_vs_mmasim", ValueType::mapping),   optional_key("tc_vs_cublaslt", ValueType::mapping),
       optional_key("cuda_core_tmacs", ValueType::mapping), optional_key("library_gpu_vs_cublaslt", ValueType::mapping),
       optional_key("startup", ValueType::mapping),         optional_key("process_vs_mmasim", ValueType::mapping),
+      optional_key("cpu_library_vs_sgemm", ValueType::mapping),
   };
   return s;
 }
@@ -25,6 +26,11 @@ const Schema& row_schema() {
 const Schema& startup_schema() {
   static const Schema s = {required_key("row", ValueType::string), required_key("seconds_at_most", ValueType::string),
                            required_key("rss_mb_at_most", ValueType::string)};
+  return s;
+}
+const Schema& cpu_library_schema() {
+  static const Schema s = {required_key("shapes", ValueType::string_list), required_key("format", ValueType::string),
+                           required_key("at_least", ValueType::string)};
   return s;
 }
 const Schema& native_ratio_schema() {
@@ -65,6 +71,11 @@ T6Targets load_targets(const YAML::Node& node, const std::string& file) {
   t.cpu = row("cpu");
   t.cpu_vs_mmasim = row("cpu_vs_mmasim");
   t.process_vs_mmasim = row("process_vs_mmasim");
+  if (v.count("cpu_library_vs_sgemm")) {
+    const SchemaValues r =
+        check_mapping(v.at("cpu_library_vs_sgemm").node, file, cpu_library_schema(), "target cpu_library_vs_sgemm", {});
+    t.cpu_library_vs_sgemm = CpuLibraryTarget{r.at("shapes").list, r.at("format").text, figure(r, "at_least")};
+  }
   if (v.count("startup")) {
     const SchemaValues r = check_mapping(v.at("startup").node, file, startup_schema(), "target startup", {});
     t.startup = StartupTarget{r.at("row").text, figure(r, "seconds_at_most"), figure(r, "rss_mb_at_most")};

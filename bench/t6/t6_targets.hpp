@@ -47,12 +47,20 @@ struct StartupTarget {
   double rss_mb_at_most = 0;
 };
 
+// The cpu engine's library GEMM (split-K 1) over the CPU's own sgemm, one thread each, at these shapes.
+struct CpuLibraryTarget {
+  std::vector<std::string> shapes;
+  std::string format;
+  double at_least = 0;
+};
+
 struct T6Targets {
   std::optional<RowTarget> reference;      // the oracle, one core
   std::optional<RowTarget> cpu;            // the cpu backend, one core
   std::optional<RowTarget> cpu_vs_mmasim;  // the cpu backend over MMA-Sim, one thread each
   std::optional<StartupTarget> startup;    // `mmaemu --version`, a whole process
-  std::optional<RowTarget> process_vs_mmasim;  // `mmaemu mma` over MMA-Sim's script, whole processes
+  std::optional<RowTarget> process_vs_mmasim;
+  std::optional<CpuLibraryTarget> cpu_library_vs_sgemm;  // `mmaemu mma` over MMA-Sim's script, whole processes
   std::optional<NativeRatioTarget> tc_vs_cublaslt;
   std::optional<CudaCoreTargets> cuda_core_tmacs;
   std::optional<LibraryGpuTarget> library_gpu_vs_cublaslt;

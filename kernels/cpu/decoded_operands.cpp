@@ -26,6 +26,9 @@ inline bool decode_into(const arith::FmtParams& f, const arith::BlockParams& bp,
   }
 }
 
+// How many of B's rows ahead decode_b prefetches.
+constexpr size_t kPrefetchRows = 8;
+
 inline void zero_into(DecodedPlanes& out, size_t i) {
   out.exp[i] = kZeroExp;
   out.sig[i] = 0;
@@ -64,6 +67,12 @@ void decode_b(const arith::InstrParams& ip, const TileSource& src, size_t k0, si
   for (size_t i = 0; i < kn; ++i) {
     const size_t k = k0 + i;
     const uint32_t* row = src.b + k * src.b_stride;
+    // The tile reads a short run of each of B's rows, one long row stride apart: a pattern the hardware
+    // prefetchers follow poorly, and where few rows of A share the decoding (a decode step's GEMV) the
+    // loads' misses were most of the time. The rows a few steps ahead are asked for now.
+    if (k + kPrefetchRows < src.k_end)
+      for (size_t j = 0; j < src.cols; j += 64 / sizeof(uint32_t))
+        __builtin_prefetch(row + kPrefetchRows * src.b_stride + j);
     for (size_t j = 0; j < lanes; ++j) {
       if (k < src.k_end && j < src.cols) {
         if (decode_into(ip.b, ip.block, row[j], src.round_tf32, pre_shift, out, i * lanes + j)) out.special[j] = 1;

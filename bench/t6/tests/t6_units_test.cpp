@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "harness/core/errors.hpp"
+#include "bench/gemm_inputs.hpp"
 #include "bench/t6/baseline.hpp"
 #include "bench/t6/svg_plot.hpp"
 #include "bench/t6/t6_report.hpp"
@@ -181,6 +182,10 @@ TEST_F(TierFile, ShippedFilesLoad) {
   const T6Spec quick = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml", true);
   ASSERT_TRUE(quick.reference && quick.harness && quick.gemm && quick.mmasim && quick.process);
   ASSERT_TRUE(full.process);
+  // The library section's CPU engines run on one thread and on all, beside numpy's sgemm.
+  ASSERT_TRUE(full.library && quick.library);
+  EXPECT_EQ(full.library->options.cpu_threads, (std::vector<int>{1, 0}));
+  EXPECT_TRUE(fs::exists(full.library->sgemm_script));
   EXPECT_LT(quick.process->options.tiles, full.process->options.tiles);
   EXPECT_LT(quick.mmasim->options.tiles, full.mmasim->options.tiles);
   EXPECT_LT(quick.reference->options.min_seconds, full.reference->options.min_seconds);
@@ -189,7 +194,7 @@ TEST_F(TierFile, ShippedFilesLoad) {
   for (const T6Spec* s : {&full, &quick}) {
     ASSERT_TRUE(s->targets.reference && s->targets.cpu && s->targets.cpu_vs_mmasim && s->targets.tc_vs_cublaslt &&
                 s->targets.cuda_core_tmacs && s->targets.library_gpu_vs_cublaslt && s->targets.startup &&
-                s->targets.process_vs_mmasim);
+                s->targets.process_vs_mmasim && s->targets.cpu_library_vs_sgemm);
     EXPECT_EQ(s->targets.startup->seconds_at_most, 0.010);
     EXPECT_EQ(s->targets.reference->at_least, 20e6);
     EXPECT_EQ(s->targets.cuda_core_tmacs->shapes.size(), 2u);
@@ -335,6 +340,9 @@ TEST_F(TierFile, LibrarySectionIsChecked) {
   EXPECT_EQ(error_of(head + "  engines: [host, cpu]\n  split_k: [\"1\", \"3\"]\n  algorithm: 66\n"), "");
   EXPECT_NE(error_of(head + "  engines: [host, gpu]\n").find(":5:12: unknown library engine 'gpu'"), std::string::npos);
   EXPECT_NE(error_of(head + "  engines: [host, host]\n").find("listed twice"), std::string::npos);
+  EXPECT_NE(error_of(head + "  engines: [cpu]\n  cpu_threads: [\"0\"]\n").find(":6:16: 'cpu_threads' holds '0'"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "  engines: [cpu]\n  sgemm_script: nowhere.py\n").find(":6:17:"), std::string::npos);
   EXPECT_NE(error_of(head + "  engines: [host]\n  split_k: [\"0\"]\n").find(":6:12: split_k entries are 1 to 64"),
             std::string::npos);
   EXPECT_NE(error_of(head + "  engines: [host]\n  sk: [\"1\"]\n").find(":6:3: unknown key 'sk'"), std::string::npos);
@@ -355,34 +363,50 @@ TEST(LibrarySection, EnginesMeasuredWithEqualBitsAndTheOthersSayWhy) {
   o.algorithm = 66;
   o.engines = {kernels::LibraryEngine::host, kernels::LibraryEngine::cpu, kernels::LibraryEngine::cuda};
   o.repetitions = 2;
-  o.cpu_max_macs = 24.0 * 40 * 304;
+  o.cpu_max_macs = o.lanes_max_macs = 24.0 * 40 * 304;
+  o.cpu_threads = {1, 0};
   o.native = [](ref::FormatId, const kernels::GemmShape&) {
     bench::NativeLibraryRate r;
     r.why = "no native library in this test";
     return r;
   };
+  // A CPU BLAS whose rate is 1e-6 GMAC/s at the first shape and absent at the second.
+  o.cpu_blas = [](const std::vector<kernels::GemmShape>& shapes, int) {
+    bench::CpuBlasRates r;
+    r.gmacs[bench::shape_name(shapes.front())] = bench::summarize({1e-6});
+    r.why = "not measured in this test";
+    r.name = "test BLAS";
+    return r;
+  };
   const auto rows = bench::run_library_bench(o, nullptr);
-  ASSERT_EQ(rows.size(), 2u * 2 * 2 * 4);
+  ASSERT_EQ(rows.size(), 2u * 2 * 2 * 6 + 2 * 2);
   std::set<std::string> keys;
   for (const auto& r : rows) {
     keys.insert(r.key());
     if (r.engine == bench::kLibraryNative) {
       EXPECT_EQ(r.status, "skipped");
       EXPECT_EQ(r.reason, "no native library in this test");
+    } else if (r.engine == bench::kLibraryCpuBlas) {
+      EXPECT_EQ(r.status, r.shape == "24x40x304" ? "measured" : "skipped") << r.shape;
+      if (!r.gmacs) EXPECT_EQ(r.reason, "not measured in this test");
     } else if (r.engine == "cuda") {
       EXPECT_TRUE(r.status == "declined" || r.status == "measured") << r.status << ": " << r.reason;
     } else if (r.shape == "64x64x2048") {
       EXPECT_EQ(r.status, "skipped");
-      EXPECT_NE(r.reason.find("cpu_max_macs"), std::string::npos) << r.reason;
+      EXPECT_NE(r.reason.find(r.engine == "cpu" ? "lanes_max_macs" : "cpu_max_macs"), std::string::npos) << r.reason;
     } else {
       EXPECT_EQ(r.status, "measured") << r.engine << ": " << r.reason;
       ASSERT_TRUE(r.gmacs);
       EXPECT_GT(r.gmacs->median, 0);
       EXPECT_EQ(r.gmacs->count, 2u);
+      ASSERT_TRUE(r.vs_cpu_blas) << r.key() << ": beside the BLAS on as many threads";
+      EXPECT_GT(*r.vs_cpu_blas, 1.0);
     }
   }
   EXPECT_EQ(keys.size(), rows.size()) << "keys are unique";
-  EXPECT_EQ(rows.front().key(), "library/bf16/24x40x304/algo66/sk1/host");
+  EXPECT_EQ(rows.front().key(), "library/bf16/24x40x304/algo66/sk1/host/t1");
+  EXPECT_EQ(rows[1].key(), "library/bf16/24x40x304/algo66/sk1/host");
+  EXPECT_EQ(rows.back().key(), "library/sgemm/64x64x2048");
   o.formats = {ref::FormatId::fp64};
   EXPECT_THROW(bench::run_library_bench(o, nullptr), InputError);
 }
