@@ -17,7 +17,7 @@ Division by a scale is written as a multiplication by its reciprocal: PyTorch's 
 division by a CPU scalar into one, its CPU kernels do not, so the multiplication is the portable form.
 
     python3 examples/fp8_mlp.py --device cuda --out run/h200        # natively on the GPU (H200)
-    python3 examples/fp8_mlp.py --device cpu --emulate host --out run/emulated
+    python3 examples/fp8_mlp.py --device cpu --emulate cpu --out run/emulated     # the cpu engine, every core
     python3 examples/fp8_mlp.py --device cuda --emulate cuda --out run/cuda-emulated
     python3 examples/fp8_mlp.py --device cpu --out run/cpu-native    # what the CPU computes by itself
     python3 examples/compare_logits.py run/h200 run/emulated run/cpu-native ...
@@ -96,7 +96,7 @@ class TinyFP8Model(nn.Module):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--device", default="cpu", help="where the tensors live: cpu or cuda")
-    ap.add_argument("--emulate", choices=["reference", "host", "cuda"],
+    ap.add_argument("--emulate", choices=["reference", "host", "cpu", "cuda"],
                     help="run the matmuls through mmaemu's cublaslt-h200 profile on this backend")
     ap.add_argument("--out", required=True)
     ap.add_argument("--seed", type=int, default=2026)

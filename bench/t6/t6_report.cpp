@@ -129,6 +129,30 @@ json process_json(const std::vector<bench::ProcessRow>& rows) {
           {"rows", out}};
 }
 
+json model_json(const std::vector<bench::ModelRow>& rows) {
+  json out = json::array();
+  for (const bench::ModelRow& m : rows)
+    out.push_back({{"key", m.key()},
+                   {"model", m.model},
+                   {"device", m.device},
+                   {"mode", m.mode},
+                   {"status", m.status},
+                   {"reason", m.reason},
+                   {"tokens_per_forward", m.tokens},
+                   {"seconds", m.seconds},
+                   {"tokens_per_second", m.rate ? stats_json(*m.rate) : json(nullptr)},
+                   {"calls_per_forward", m.calls},
+                   {"native_calls_per_forward", m.native_calls},
+                   {"matmul_seconds_per_forward", m.matmul_seconds},
+                   {"equal_to_native", m.equal_to_native ? json(*m.equal_to_native) : json(nullptr)},
+                   {"slowdown", opt(m.slowdown)},
+                   {"versions", m.versions}});
+  return {{"what", "tokens per second of a model's forward pass natively and under mmaemu.torch.emulate (the cpu "
+                   "engine on the CPU, cuda on the GPU), wall time of each forward after one untimed; on a GPU the "
+                   "emulated logits compared with the native ones bit for bit"},
+          {"rows", out}};
+}
+
 json baseline_json(const BaselineResult& b) {
   json compared = json::array();
   for (const Comparison& c : b.compared)
@@ -224,6 +248,24 @@ std::string cpu_library_headline(const T6Result& r) {
   return s.empty() ? s
                    : "cpu engine's library GEMM (" + t.format + ") beside the CPU's sgemm, one thread each (target " +
                          num("%.0f%%", 100 * t.at_least) + "): " + s + "; measured, not asserted";
+}
+
+// The forward passes' slowdown under emulation against the target, and the CPU's tokens per second.
+std::string model_headline(const T6Result& r) {
+  if (!r.model) return "";
+  std::string s;
+  for (const bench::ModelRow& m : *r.model) {
+    if (!m.slowdown || !m.rate) continue;
+    s += std::string(s.empty() ? "" : "; ") + m.model + " on " + m.device + " " + num("%.1fx", *m.slowdown) + " (" +
+         si(m.rate->median) + " tokens/s)";
+    if (r.targets.model_slowdown && r.targets.model_slowdown->device == m.device)
+      s += *m.slowdown <= r.targets.model_slowdown->at_most ? " reached" : " not reached";
+  }
+  if (s.empty()) return s;
+  const std::string target = r.targets.model_slowdown ? " (target on " + r.targets.model_slowdown->device +
+                                                            ": at most " + num("%.0fx", r.targets.model_slowdown->at_most) + ")"
+                                                      : "";
+  return "forward pass under emulation, slowdown over native" + target + ": " + s + "; measured, not asserted";
 }
 
 struct SectionCounts {
@@ -330,6 +372,30 @@ std::string process_markdown(const std::vector<bench::ProcessRow>& rows) {
   return md.str();
 }
 
+std::string model_markdown(const std::vector<bench::ModelRow>& rows) {
+  std::ostringstream md;
+  md << "## Models (CPU and GPU): a forward pass natively and under emulation\n\n"
+     << "Each model's forward over seeded token ids (bench/cpu/model_rate.py in a child Python): natively, then under "
+        "`mmaemu.torch.emulate(\"cublaslt-h200\", strict=False)` with the cpu engine on the CPU and cuda on the GPU; "
+        "wall time per forward after one untimed, median and spread p10-p90. On a GPU the emulated logits are "
+        "compared with the native ones bit for bit.\n\n"
+     << "| model | device | mode | tokens/s | spread | slowdown | calls | matmuls' share | logits | note |\n"
+     << "|---|---|---|---:|---:|---:|---:|---:|---|---|\n";
+  for (const bench::ModelRow& m : rows) {
+    md << "| " << m.model << " | " << m.device << " | " << m.mode << " | ";
+    if (!m.rate) {
+      md << m.status << " | | | | | | " << cell(m.reason) << " |\n";
+      continue;
+    }
+    const double median_s = bench::summarize(m.seconds).median;
+    md << si(m.rate->median) << " | " << si(m.rate->p10) << "-" << si(m.rate->p90) << " | "
+       << (m.slowdown ? num("%.2fx", *m.slowdown) : "") << " | " << (m.mode == "native" ? "" : std::to_string(m.calls))
+       << " | " << (m.mode == "native" ? "" : num("%.0f%%", 100 * m.matmul_seconds / median_s)) << " | "
+       << (m.equal_to_native ? (*m.equal_to_native ? "equal" : "differ") : "") << " | " << cell(m.reason) << " |\n";
+  }
+  return md.str();
+}
+
 std::string library_markdown(const std::vector<bench::LibraryRow>& rows) {
   std::ostringstream md;
   md << "## cuBLASLt model (library GEMM): GMAC/s per engine beside cuBLASLt\n\n"
@@ -431,6 +497,7 @@ json t6_report_json(const T6Result& r) {
   if (r.harness) sections["harness"] = harness_json(*r.harness);
   if (r.mmasim) sections["mmasim"] = mmasim_json(*r.mmasim);
   if (r.process) sections["process"] = process_json(*r.process);
+  if (r.model) sections["model"] = model_json(*r.model);
   if (r.library) sections["library"] = library_json(*r.library);
   if (r.gemm)
     sections["gemm"] = {{"skipped", r.gemm->skipped}, {"report", r.gemm->skipped.empty() ? r.gemm->report : json(nullptr)}};
@@ -462,6 +529,7 @@ std::string t6_verdict_table(const T6Result& r) {
   if (r.reference) line("reference", "dot-product-adds/s", "");
   if (r.mmasim) line("mmasim", "outputs/s", "");
   if (r.process) line("process", "starts/s, outputs/s", "");
+  if (r.model) line("model", "tokens/s", "");
   if (r.library) line("library", "GMAC/s", "");
   if (r.harness) line("harness", "cases/s", "");
   if (r.gemm) line("gemm", "TMAC/s", r.gemm->skipped.empty() ? "" : "skipped: " + r.gemm->skipped);
@@ -469,6 +537,7 @@ std::string t6_verdict_table(const T6Result& r) {
   if (const std::string h = cpu_headline(r); !h.empty()) s << "\n" << h << "\n";
   if (const std::string h = process_headline(r); !h.empty()) s << "\n" << h << "\n";
   if (const std::string h = cpu_library_headline(r); !h.empty()) s << "\n" << h << "\n";
+  if (const std::string h = model_headline(r); !h.empty()) s << "\n" << h << "\n";
   return s.str();
 }
 
@@ -548,6 +617,7 @@ std::string t6_report_markdown(const T6Result& r) {
   if (r.reference) md << reference_markdown(*r.reference) << "\n";
   if (r.mmasim) md << mmasim_markdown(*r.mmasim) << "\n";
   if (r.process) md << process_markdown(*r.process) << "\n";
+  if (r.model) md << model_markdown(*r.model) << "\n";
   if (r.library) md << library_markdown(*r.library) << "\n";
   if (r.harness) md << harness_markdown(*r.harness) << "\n";
   if (r.gemm) {

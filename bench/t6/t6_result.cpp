@@ -56,6 +56,14 @@ std::vector<RateRow> process_rows(const std::vector<bench::ProcessRow>& rows) {
   return out;
 }
 
+std::vector<RateRow> model_rows(const std::vector<bench::ModelRow>& rows) {
+  std::vector<RateRow> out;
+  for (const bench::ModelRow& m : rows)
+    out.push_back({"model", m.key(), m.model + " forward on " + m.device + ", " + m.mode, "tokens/s", m.status, m.reason,
+                   m.rate});
+  return out;
+}
+
 std::vector<RateRow> library_rows(const std::vector<bench::LibraryRow>& rows) {
   std::vector<RateRow> out;
   for (const bench::LibraryRow& l : rows)

@@ -11,6 +11,7 @@
 #include "bench/cpu/harness_rate.hpp"
 #include "bench/cpu/library_bench.hpp"
 #include "bench/cpu/mmasim_bench.hpp"
+#include "bench/cpu/model_bench.hpp"
 #include "bench/cpu/process_bench.hpp"
 #include "bench/t6/gemm_section.hpp"
 #include "bench/t6/rate_row.hpp"
@@ -27,6 +28,7 @@ struct T6Result {
   std::optional<GemmSectionResult> gemm;
   std::optional<std::vector<bench::MmasimRow>> mmasim;
   std::optional<std::vector<bench::ProcessRow>> process;
+  std::optional<std::vector<bench::ModelRow>> model;
   std::optional<std::vector<bench::LibraryRow>> library;
   std::vector<RateRow> rows;
   std::optional<BaselineResult> baseline;
@@ -42,6 +44,7 @@ std::vector<RateRow> harness_rows(const std::vector<bench::HarnessRow>& rows);
 std::vector<RateRow> gemm_rows(const GemmSectionResult& g);
 std::vector<RateRow> mmasim_rows(const std::vector<bench::MmasimRow>& rows);
 std::vector<RateRow> process_rows(const std::vector<bench::ProcessRow>& rows);
+std::vector<RateRow> model_rows(const std::vector<bench::ModelRow>& rows);
 std::vector<RateRow> library_rows(const std::vector<bench::LibraryRow>& rows);
 
 }  // namespace mmaemu::t6

@@ -119,6 +119,7 @@ class Run {
       if (name == "gemm") gemm();
       if (name == "mmasim") mmasim();
       if (name == "process") process();
+      if (name == "model") model();
       if (name == "library") library();
     } catch (const InputError&) {
       throw;
@@ -201,6 +202,13 @@ class Run {
     p.scratch = o_.report_dir / (stem_ + "-process");
     r_.process = bench::run_process_bench(p, progress_for("process"));
     for (RateRow& row : process_rows(*r_.process)) r_.rows.push_back(std::move(row));
+  }
+
+  void model() {
+    bench::ModelBenchOptions m = spec_.model->options;
+    m.scratch = o_.report_dir / (stem_ + "-model");
+    r_.model = bench::run_model_bench(m, progress_for("model"));
+    for (RateRow& row : model_rows(*r_.model)) r_.rows.push_back(std::move(row));
   }
 
   void library() {

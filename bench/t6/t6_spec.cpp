@@ -23,6 +23,7 @@ const Schema& tier_schema() {
       optional_key("gemm", ValueType::mapping),
       optional_key("mmasim", ValueType::mapping),
       optional_key("process", ValueType::mapping),
+      optional_key("model", ValueType::mapping),
       optional_key("library", ValueType::mapping),
       optional_key("baseline", ValueType::mapping),
       optional_key("targets", ValueType::mapping),
@@ -39,6 +40,7 @@ const Schema& quick_schema() {
       optional_key("gemm", ValueType::mapping),
       optional_key("mmasim", ValueType::mapping),
       optional_key("process", ValueType::mapping),
+      optional_key("model", ValueType::mapping),
       optional_key("library", ValueType::mapping),
   };
   return s;
@@ -117,6 +119,16 @@ const Schema& process_schema() {
       optional_key("repetitions", ValueType::integer),
       optional_key("python", ValueType::string),
       optional_key("seed", ValueType::integer),
+  };
+  return s;
+}
+
+const Schema& model_schema() {
+  static const Schema s = {
+      required_key("models", ValueType::string_list),
+      required_key("script", ValueType::file).described_as("model timing script"),
+      optional_key("repetitions", ValueType::integer),
+      optional_key("python", ValueType::string),
   };
   return s;
 }
@@ -318,6 +330,26 @@ ProcessSpec load_process(const YAML::Node& node, const std::string& file, const 
   return p;
 }
 
+ModelSpec load_model(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  const SchemaValues v = check_mapping(node, file, model_schema(), "model section", base);
+  require_present(v.at("script"));
+  ModelSpec m;
+  m.where = where(file, node);
+  bench::ModelBenchOptions& o = m.options;
+  static const std::vector<std::string> known{"fp8-mlp", "llama-bf16", "gpt2-bf16"};  // model_rate.py's MODELS
+  const SchemaValue& models = v.at("models");
+  for (const std::string& name : models.list) {
+    if (std::find(known.begin(), known.end(), name) == known.end())
+      throw InputError(models.where, "unknown model '" + name + "'; known: fp8-mlp, llama-bf16, gpt2-bf16");
+    o.models.push_back(name);
+  }
+  if (o.models.empty()) throw InputError(models.where, "no model given");
+  o.script = v.at("script").path;
+  o.repetitions = static_cast<int>(number(v, "repetitions", 1, 100, static_cast<uint64_t>(o.repetitions)));
+  if (v.count("python")) o.python = v.at("python").text;
+  return m;
+}
+
 MmasimSpec load_mmasim(const YAML::Node& node, const std::string& file, const fs::path& base) {
   const SchemaValues v = check_mapping(node, file, mmasim_schema(), "mmasim section", base);
   require_present(v.at("script"));
@@ -386,7 +418,7 @@ LibrarySpec load_library(const YAML::Node& node, const std::string& file, const 
 }  // namespace
 
 const std::vector<std::string>& section_names() {
-  static const std::vector<std::string> names{"reference", "mmasim", "process", "library", "harness", "gemm"};
+  static const std::vector<std::string> names{"reference", "mmasim", "process", "model", "library", "harness", "gemm"};
   return names;
 }
 
@@ -398,7 +430,7 @@ std::string section_list() {
 
 bool has_section(const T6Spec& spec, const std::string& section) {
   return (section == "reference" && spec.reference) || (section == "harness" && spec.harness) ||
-         (section == "gemm" && spec.gemm) || (section == "mmasim" && spec.mmasim) || (section == "process" && spec.process) ||
+         (section == "gemm" && spec.gemm) || (section == "mmasim" && spec.mmasim) || (section == "process" && spec.process) || (section == "model" && spec.model) ||
          (section == "library" && spec.library);
 }
 
@@ -418,6 +450,7 @@ T6Spec load_t6(const fs::path& path, bool quick) {
     if (sv.count("gemm")) into.gemm = load_gemm(sv.at("gemm").node, file, base);
     if (sv.count("mmasim")) into.mmasim = load_mmasim(sv.at("mmasim").node, file, base);
     if (sv.count("process")) into.process = load_process(sv.at("process").node, file, base);
+    if (sv.count("model")) into.model = load_model(sv.at("model").node, file, base);
     if (sv.count("library")) into.library = load_library(sv.at("library").node, file, base);
   };
   auto empty = [](const T6Spec& x) {
@@ -438,6 +471,7 @@ T6Spec load_t6(const fs::path& path, bool quick) {
       t.gemm = std::move(quick_form.gemm);
       t.mmasim = std::move(quick_form.mmasim);
       t.process = std::move(quick_form.process);
+      t.model = std::move(quick_form.model);
       t.library = std::move(quick_form.library);
     }
   }

@@ -42,6 +42,11 @@
 //     python: python3
 //     script: ../bench/cpu/mmasim_rate.py
 //     seed: 1
+//   model:                     # CPU and GPU: a model's forward natively and under emulate (bench/cpu/model_bench.hpp)
+//     models: [fp8-mlp, llama-bf16, gpt2-bf16]
+//     repetitions: 3
+//     python: python3          # must import torch and mmaemu (MMAEMU_PYTHON overrides)
+//     script: ../bench/cpu/model_rate.py
 //   library:                   # CPU and GPU: the cuBLASLt model per engine beside cuBLASLt (bench/cpu/library_bench.hpp)
 //     formats: [bf16, e4m3]
 //     shapes: [256x256x2048]
@@ -74,6 +79,7 @@
 #include "bench/cpu/harness_rate.hpp"
 #include "bench/cpu/library_bench.hpp"
 #include "bench/cpu/mmasim_bench.hpp"
+#include "bench/cpu/model_bench.hpp"
 #include "bench/cpu/process_bench.hpp"
 #include "bench/t6/t6_targets.hpp"
 #include "kernels/backend.hpp"
@@ -122,6 +128,11 @@ struct ProcessSpec {
   std::string where;
 };
 
+struct ModelSpec {
+  bench::ModelBenchOptions options;  // scratch: set by the runner
+  std::string where;
+};
+
 struct LibrarySpec {
   bench::LibraryBenchOptions options;  // without `native`: the runner sets it
   bool native = true;                  // cuBLASLt beside, where a GPU is present
@@ -139,6 +150,7 @@ struct T6Spec {
   std::optional<GemmSpec> gemm;
   std::optional<MmasimSpec> mmasim;
   std::optional<ProcessSpec> process;
+  std::optional<ModelSpec> model;
   std::optional<LibrarySpec> library;
   double min_drop_percent = 5;
   bool has_quick_form = false;
@@ -147,7 +159,7 @@ struct T6Spec {
 
 // The sections a T6 file may have, in the order a run takes them (the list every message names).
 const std::vector<std::string>& section_names();
-std::string section_list();  // "reference, mmasim, process, library, harness, gemm"
+std::string section_list();  // "reference, mmasim, process, model, library, harness, gemm"
 bool has_section(const T6Spec& spec, const std::string& section);
 
 // Loads and schema-checks a T6 tier file (both forms). With `quick`, the sections are those of its

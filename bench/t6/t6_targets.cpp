@@ -15,7 +15,7 @@ const Schema& targets_schema() {
       optional_key("cpu_vs_mmasim", ValueType::mapping),   optional_key("tc_vs_cublaslt", ValueType::mapping),
       optional_key("cuda_core_tmacs", ValueType::mapping), optional_key("library_gpu_vs_cublaslt", ValueType::mapping),
       optional_key("startup", ValueType::mapping),         optional_key("process_vs_mmasim", ValueType::mapping),
-      optional_key("cpu_library_vs_sgemm", ValueType::mapping),
+      optional_key("cpu_library_vs_sgemm", ValueType::mapping), optional_key("model_slowdown", ValueType::mapping),
   };
   return s;
 }
@@ -31,6 +31,10 @@ const Schema& startup_schema() {
 const Schema& cpu_library_schema() {
   static const Schema s = {required_key("shapes", ValueType::string_list), required_key("format", ValueType::string),
                            required_key("at_least", ValueType::string)};
+  return s;
+}
+const Schema& model_slowdown_schema() {
+  static const Schema s = {required_key("device", ValueType::string), required_key("at_most", ValueType::string)};
   return s;
 }
 const Schema& native_ratio_schema() {
@@ -75,6 +79,10 @@ T6Targets load_targets(const YAML::Node& node, const std::string& file) {
     const SchemaValues r =
         check_mapping(v.at("cpu_library_vs_sgemm").node, file, cpu_library_schema(), "target cpu_library_vs_sgemm", {});
     t.cpu_library_vs_sgemm = CpuLibraryTarget{r.at("shapes").list, r.at("format").text, figure(r, "at_least")};
+  }
+  if (v.count("model_slowdown")) {
+    const SchemaValues r = check_mapping(v.at("model_slowdown").node, file, model_slowdown_schema(), "target model_slowdown", {});
+    t.model_slowdown = ModelSlowdownTarget{r.at("device").text, figure(r, "at_most")};
   }
   if (v.count("startup")) {
     const SchemaValues r = check_mapping(v.at("startup").node, file, startup_schema(), "target startup", {});

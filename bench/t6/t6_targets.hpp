@@ -54,13 +54,20 @@ struct CpuLibraryTarget {
   double at_least = 0;
 };
 
+// An emulated forward pass at most this many times slower than the native one, on a device.
+struct ModelSlowdownTarget {
+  std::string device;
+  double at_most = 0;
+};
+
 struct T6Targets {
   std::optional<RowTarget> reference;      // the oracle, one core
   std::optional<RowTarget> cpu;            // the cpu backend, one core
   std::optional<RowTarget> cpu_vs_mmasim;  // the cpu backend over MMA-Sim, one thread each
   std::optional<StartupTarget> startup;    // `mmaemu --version`, a whole process
   std::optional<RowTarget> process_vs_mmasim;
-  std::optional<CpuLibraryTarget> cpu_library_vs_sgemm;  // `mmaemu mma` over MMA-Sim's script, whole processes
+  std::optional<CpuLibraryTarget> cpu_library_vs_sgemm;
+  std::optional<ModelSlowdownTarget> model_slowdown;  // `mmaemu mma` over MMA-Sim's script, whole processes
   std::optional<NativeRatioTarget> tc_vs_cublaslt;
   std::optional<CudaCoreTargets> cuda_core_tmacs;
   std::optional<LibraryGpuTarget> library_gpu_vs_cublaslt;

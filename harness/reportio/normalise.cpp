@@ -54,6 +54,7 @@ const std::vector<DropRule>& drop_rules() {
        "a benchmark's command line: it names the program's and the output file's paths"},
       {"baseline", M::exact, "file", false, "the baseline kill matrix's path, as given on the command line"},
       {"steps", M::exact, "command", false, "a sign-off step's command line: it names the sign-off directory"},
+      {"rows", M::exact, "command", false, "a whole-process benchmark's command line: it names its files' paths"},
       {"", M::exact, "previous", false, "the earlier sign-off a sign-off was compared with (a path)"},
       {"environment", M::prefix, "", true, "an environment entry that is a path (a tool's location) differs per machine"},
   };
@@ -84,7 +85,10 @@ const std::set<std::string>& measurement_keys() {
   static const std::set<std::string> keys = {
       "rate", "float_rate", "share_of_float", "samples_per_second", "ms", "samples_ms", "median", "min", "max",
       "p10", "p90", "tmacs", "native_tmacs", "native_fast_accum_tmacs", "ratio", "ratio_fast_accum", "before",
-      "now", "sm_clock_ghz", "compared_per_run", "regressions", "regression"};
+      "now", "sm_clock_ghz", "compared_per_run", "regressions", "regression",
+      // the process, model and library sections' measurements (their status and rows are compared)
+      "wall", "peak_rss_mb", "vs_mmasim", "vs_native", "vs_cpu_blas", "gmacs", "tokens_per_second", "slowdown",
+      "matmul_seconds_per_forward"};
   return keys;
 }
 

@@ -181,7 +181,8 @@ TEST_F(TierFile, ShippedFilesLoad) {
   EXPECT_TRUE(fs::exists(full.mmasim->options.script));
   const T6Spec quick = load_t6(fs::path(MMAEMU_SOURCE_DIR) / "tiers/T6.yaml", true);
   ASSERT_TRUE(quick.reference && quick.harness && quick.gemm && quick.mmasim && quick.process);
-  ASSERT_TRUE(full.process);
+  ASSERT_TRUE(full.process && full.model && quick.model);
+  EXPECT_LT(quick.model->options.models.size(), full.model->options.models.size());
   // The library section's CPU engines run on one thread and on all, beside numpy's sgemm.
   ASSERT_TRUE(full.library && quick.library);
   EXPECT_EQ(full.library->options.cpu_threads, (std::vector<int>{1, 0}));
@@ -194,7 +195,7 @@ TEST_F(TierFile, ShippedFilesLoad) {
   for (const T6Spec* s : {&full, &quick}) {
     ASSERT_TRUE(s->targets.reference && s->targets.cpu && s->targets.cpu_vs_mmasim && s->targets.tc_vs_cublaslt &&
                 s->targets.cuda_core_tmacs && s->targets.library_gpu_vs_cublaslt && s->targets.startup &&
-                s->targets.process_vs_mmasim && s->targets.cpu_library_vs_sgemm);
+                s->targets.process_vs_mmasim && s->targets.cpu_library_vs_sgemm && s->targets.model_slowdown);
     EXPECT_EQ(s->targets.startup->seconds_at_most, 0.010);
     EXPECT_EQ(s->targets.reference->at_least, 20e6);
     EXPECT_EQ(s->targets.cuda_core_tmacs->shapes.size(), 2u);
@@ -332,6 +333,34 @@ TEST(ProcessSection, StartAndMmaMeasuredMmasimSkippedAFailureIsAnError) {
   EXPECT_EQ(failed[0].status, "error");
   EXPECT_FALSE(failed[0].rate);
   EXPECT_NE(failed[0].reason.find("exit 1 (log: "), std::string::npos) << failed[0].reason;
+  fs::remove_all(scratch);
+}
+
+TEST_F(TierFile, ModelSectionIsChecked) {
+  const std::string head = "tier: T6\nmodel:\n";
+  const std::string script = "  script: " + (fs::path(MMAEMU_SOURCE_DIR) / "bench/cpu/model_rate.py").string() + "\n";
+  EXPECT_EQ(error_of(head + "  models: [fp8-mlp, llama-bf16]\n" + script), "");
+  EXPECT_NE(error_of(head + "  models: [bert]\n" + script).find(":3:11: unknown model 'bert'"), std::string::npos);
+  EXPECT_NE(error_of(head + "  models: [fp8-mlp]\n  script: nowhere.py\n").find(":4:11:"), std::string::npos);
+}
+
+// Without an interpreter every model's rows on every device are skipped with the reason, never measured.
+TEST(ModelSection, WithoutPythonEveryRowIsSkippedWithTheReason) {
+  const fs::path scratch = fs::temp_directory_path() / ("mmaemu-model-" + std::to_string(::getpid()));
+  bench::ModelBenchOptions o;
+  o.models = {"fp8-mlp", "gpt2-bf16"};
+  o.script = fs::path(MMAEMU_SOURCE_DIR) / "bench/cpu/model_rate.py";
+  o.scratch = scratch;
+  o.python = (scratch / "no-such-python").string();
+  ::unsetenv("MMAEMU_PYTHON");
+  const auto rows = bench::run_model_bench(o, nullptr);
+  ASSERT_EQ(rows.size(), 2u * 2 * 2);
+  for (const auto& r : rows) {
+    EXPECT_EQ(r.status, "skipped") << r.key();
+    EXPECT_FALSE(r.rate);
+    EXPECT_NE(r.reason.find("no Python to run the models"), std::string::npos) << r.reason;
+  }
+  EXPECT_EQ(rows[1].key(), "model/fp8-mlp/cpu/emulate:cpu");
   fs::remove_all(scratch);
 }
 
