@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# --shard I/N on `mmaemu run` and `mmaemu mutate`: N shards run one after the other on this machine,
+# --shard I/N and --shard auto (a Slurm array's and a Kubernetes Indexed Job's variables) on `mmaemu run`
+# and `mmaemu mutate`: N shards run one after the other on this machine,
 # merged with `mmaemu merge`, equal the unsharded run (`mmaemu compare`: 0 differences, timings,
 # dates and paths aside). Usage: shard_merge_test.sh SOURCE_DIR MMAEMU WORK_DIR
 set -uo pipefail
@@ -20,6 +21,17 @@ done
 run "$mmaemu" merge "$work/run/1" "$work/run/2" "$work/run/3" --out "$work/run/merged"
 run "$mmaemu" compare "$work/run/whole/main.json" "$work/run/merged/main.json"
 grep -q "^0 differences" "$work/last.out" || { cat "$work/last.out"; fail "merged run shards differ from the whole run"; }
+
+# The same shards as a Slurm array job runs them (--array=4-6: ids from 4), `--shard auto` reading the
+# task's variables, every task writing under one --report-dir: shard-I-of-N directories merged by glob.
+for id in 4 5 6; do
+  SLURM_ARRAY_TASK_ID=$id SLURM_ARRAY_TASK_COUNT=3 SLURM_ARRAY_TASK_MIN=4 SLURM_ARRAY_TASK_MAX=6 \
+    run "$mmaemu" run "${tiers[@]}" "${suites[@]}" --quick --quiet --shard auto --report-dir "$work/run/slurm" --report-stem main
+done
+[ -d "$work/run/slurm/shard-2-of-3" ] || fail "--shard auto did not write under shard-2-of-3"
+run "$mmaemu" merge "$work/run/slurm"/shard-* --out "$work/run/slurm-merged"
+run "$mmaemu" compare "$work/run/whole/main.json" "$work/run/slurm-merged/main.json"
+grep -q "^0 differences" "$work/last.out" || { cat "$work/last.out"; fail "the Slurm array's shards differ from the whole run"; }
 
 # The mutants of a campaign in 2 shards: a reference mutant, a comparator mutant, an equivalent one
 # and an identity control, judged by the catalogue's unit tests only (each under a second; T4-cpu's
@@ -46,7 +58,17 @@ run "$mmaemu" merge "$work/mutate/1" "$work/mutate/2" --out "$work/mutate/merged
 run "$mmaemu" compare "$work/mutate/whole/T4-shard.json" "$work/mutate/merged/T4-shard.json"
 grep -q "^0 differences" "$work/last.out" || { cat "$work/last.out"; fail "merged campaign shards differ from the whole campaign"; }
 
+# The campaign's shards as a Kubernetes Indexed Job runs them (completions 2: JOB_COMPLETION_INDEX 0 and 1,
+# the count passed as MMAEMU_SHARD_COUNT).
+for index in 0 1; do
+  JOB_COMPLETION_INDEX=$index MMAEMU_SHARD_COUNT=2 \
+    run "$mmaemu" mutate "$work/T4-shard.yaml" "${mutants[@]}" --quiet --shard auto --report-dir "$work/mutate/k8s"
+done
+run "$mmaemu" merge "$work/mutate/k8s"/shard-* --out "$work/mutate/k8s-merged"
+run "$mmaemu" compare "$work/mutate/whole/T4-shard.json" "$work/mutate/k8s-merged/T4-shard.json"
+grep -q "^0 differences" "$work/last.out" || { cat "$work/last.out"; fail "the Indexed Job's shards differ from the whole campaign"; }
+
 # Shards that do not belong together are refused.
 "$mmaemu" merge "$work/run/1" "$work/run/2" --out "$work/run/bad" >"$work/last.out" 2>&1
 [ $? = 2 ] || { cat "$work/last.out"; fail "merging 2 of 3 shards must exit 2"; }
-echo "PASS: run and mutate shards merged equal the unsharded runs"
+echo "PASS: run and mutate shards merged (given by hand, by a Slurm array and by a Kubernetes Indexed Job) equal the unsharded runs"

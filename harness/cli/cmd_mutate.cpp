@@ -3,6 +3,7 @@
 #include <iostream>
 
 #include "harness/core/errors.hpp"
+#include "harness/cli/shard_option.hpp"
 #include "harness/core/shard.hpp"
 #include "harness/mutate/campaign.hpp"
 #include "harness/cli/commands.hpp"
@@ -28,17 +29,17 @@ void add_mutate(CLI::App& app, int& status) {
   cmd->add_option("--build-dir", opts->build, "What {build} stands for in test commands (default: this build)");
   cmd->add_flag("--fast", opts->fast, "Stop a mutant's tests at its first kill (the kill matrix is then partial)");
   cmd->add_flag("--quick", opts->quick, "The tier's quick form: its `quick:` mutants, each stopped at its first kill");
-  cmd->add_option("--shard", *shard, "Run only shard I of N of the mutants (I/N); `mmaemu merge` joins the kill matrices");
+  cmd->add_option("--shard", *shard, "Run only shard I of N of the mutants (I/N; auto: from a Slurm array, a Kubernetes Indexed Job, GitLab parallel or MMAEMU_SHARD, the reports then under DIR/shard-I-of-N); `mmaemu merge` joins the kill matrices");
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
   auto no_build = std::make_shared<bool>(false);
   cmd->add_flag("--no-build", *no_build,
                 "Take the tier's compile-time variants as already built (exit 2 naming a missing one)");
   cmd->add_flag("--ctest", opts->ctest, "Exit 77 (a CTest skip) when the tier needs a device this machine lacks");
   cmd->callback([opts, file, report_dir, baseline, no_build, shard, &status] {
-    opts->shard = parse_shard(*shard);
+    opts->shard = resolve_shard_option(*shard);
     opts->build_variants = !*no_build;
     opts->tier_file = *file;
-    opts->report_dir = *report_dir;
+    opts->report_dir = sharded_directory(*report_dir, *shard, opts->shard);
     opts->baseline = *baseline;
     opts->mmaemu = self_path();
     try {

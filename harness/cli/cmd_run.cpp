@@ -1,5 +1,6 @@
 // `mmaemu run TIER.yaml...`: runs tier files of every kind (conformance suites compare, a mutation
 // tier runs its campaign, a throughput tier its benchmarks), writes reports, prints one verdict table.
+#include "harness/cli/shard_option.hpp"
 #include "harness/core/shard.hpp"
 #include "harness/mutate/tier_job.hpp"
 #include "harness/tiers/runner.hpp"
@@ -30,7 +31,7 @@ void add_run(CLI::App& app, int& status) {
   auto cases = std::make_shared<uint64_t>(0);
   auto* cases_opt = cmd->add_option("--cases", *cases, "Case budget of every property suite (T5), replacing the tier file's")
                         ->check(CLI::Range(uint64_t{1}, uint64_t{10000000}));
-  cmd->add_option("--shard", *shard, "Run only shard I of N (I/N); `mmaemu merge` joins the shards' reports");
+  cmd->add_option("--shard", *shard, "Run only shard I of N (I/N; auto: from a Slurm array, a Kubernetes Indexed Job, GitLab parallel or MMAEMU_SHARD, the reports then under DIR/shard-I-of-N); `mmaemu merge` joins the shards' reports");
   cmd->add_option("--jobs", opts->jobs, "Mutation tiers: mutants run in parallel (default: the tier file's)")
       ->check(CLI::Range(1, 256));
   auto prebuilt = std::make_shared<std::string>();
@@ -54,8 +55,8 @@ void add_run(CLI::App& app, int& status) {
     if (seed_opt->count()) opts->seed = *seed;
     if (cases_opt->count()) opts->cases = *cases;
     opts->tier_files.assign(files->begin(), files->end());
-    opts->report_dir = *report_dir;
-    opts->shard = parse_shard(*shard);
+    opts->shard = resolve_shard_option(*shard);
+    opts->report_dir = sharded_directory(*report_dir, *shard, opts->shard);
     opts->read_report = reportio::run_report_from_json;
     opts->command_line = "mmaemu run";
     for (const std::string& f : *files) opts->command_line += " " + f;
@@ -63,7 +64,7 @@ void add_run(CLI::App& app, int& status) {
     if (opts->quick) opts->command_line += " --quick";
     if (seed_opt->count()) opts->command_line += " --seed " + std::to_string(*seed);
     if (cases_opt->count()) opts->command_line += " --cases " + std::to_string(*cases);
-    if (opts->shard.sharded()) opts->command_line += " --shard " + *shard;
+    if (opts->shard.sharded()) opts->command_line += " --shard " + shard_text(opts->shard);
     opts->command_line += " --report-dir " + *report_dir;
     if (!opts->report_stem.empty()) opts->command_line += " --report-stem " + opts->report_stem;
     const std::string mmaemu = self_path();

@@ -1,4 +1,5 @@
 // `mmaemu signoff PLAN.yaml --out DIR`: whether this build may be released, with the evidence.
+#include "harness/cli/shard_option.hpp"
 #include "harness/core/shard.hpp"
 #include "harness/signoff/signoff.hpp"
 #include "harness/cli/commands.hpp"
@@ -18,7 +19,7 @@ void add_signoff(CLI::App& app, int& status) {
   cmd->add_option("--out", *out, "The sign-off directory: status record, reports, every step's evidence");
   cmd->add_option("--compare", *previous, "An earlier sign-off's directory: list every difference (0 differences passes)");
   cmd->add_flag("--resume", opts->resume, "Continue an interrupted sign-off in --out: finished steps are kept");
-  cmd->add_option("--shard", *shard, "Run only shard I of N of the tier steps (I/N); `mmaemu merge` joins the shards");
+  cmd->add_option("--shard", *shard, "Run only shard I of N of the tier steps (I/N; auto: from a Slurm array, a Kubernetes Indexed Job, GitLab parallel or MMAEMU_SHARD, the reports then under --out/shard-I-of-N); `mmaemu merge` joins the shards");
   cmd->add_flag("--update-records", opts->update_records,
                 "Rewrite the committed device-code record and shipped-data manifest the plan names, then stop");
   cmd->add_option("--prebuilt-variants", opts->prebuilt_variants,
@@ -26,9 +27,9 @@ void add_signoff(CLI::App& app, int& status) {
   cmd->add_flag("--quiet", opts->quiet, "No progress output");
   cmd->callback([opts, plan, out, previous, shard, &status] {
     opts->plan = *plan;
-    opts->out = *out;
     opts->previous = *previous;
-    opts->shard = parse_shard(*shard);
+    opts->shard = resolve_shard_option(*shard);
+    opts->out = out->empty() ? *out : sharded_directory(*out, *shard, opts->shard);
     opts->mmaemu = self_path();
     opts->build_dir = build_dir();
     status = signoff::run_signoff(*opts);
