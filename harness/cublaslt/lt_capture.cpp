@@ -121,6 +121,8 @@ Capture Capture::read(const std::filesystem::path& file) {
     } catch (const nlohmann::json::parse_error& e) {
       throw InputError(file.string() + ":" + std::to_string(line) + ":" + std::to_string(e.byte),
                        std::string("not JSON: ") + e.what());
+    } catch (const nlohmann::json::exception& e) {  // a number beyond a double's range (out_of_range 406)
+      throw InputError(file.string() + ":" + std::to_string(line), std::string("not JSON: ") + e.what());
     }
     try {
       if (!header) {
