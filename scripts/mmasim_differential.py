@@ -33,7 +33,7 @@ ARCHS = {"sm70": "Volta", "sm75": "Turing", "sm80": "Ampere", "sm86": "Ampere", 
 SUB_BYTE_BITS = {"e2m1": 4, "e3m2": 6, "e2m3": 6}
 WORD = {"f32": np.uint32, "tf32": np.uint32, "f16": np.uint16, "bf16": np.uint16, "e4m3": np.uint8,
         "e5m2": np.uint8, "e2m1": np.uint8, "e3m2": np.uint8, "e2m3": np.uint8, "f64": np.uint64}
-FAMILIES = ["random_bits", "cancellation", "c_specials", "small_values"]
+FAMILIES = ["random_bits", "cancellation", "c_specials", "small_values", "wide_cancellation"]
 
 
 def parse(name):
@@ -129,7 +129,7 @@ def draw(rng, name, tiles, family):
     m, n, k, a, b = p["m"], p["n"], p["k"], p["a"], p["b"]
     A = random_codes(rng, a, (tiles, m, k))
     B = random_codes(rng, b, (tiles, k, n))
-    if family == "cancellation":  # each row's second half is the first half negated: exact sums cancel
+    if family in ("cancellation", "wide_cancellation"):  # each row's second half is the first half negated
         half = k // 2
         A[:, :, half:2 * half] = negate(a, A[:, :, :half])
         B[:, half:2 * half, :] = B[:, :half, :]
@@ -137,7 +137,9 @@ def draw(rng, name, tiles, family):
         for fmt, X in ((a, A), (b, B)):
             bits = SUB_BYTE_BITS.get(fmt, 8 * np.dtype(WORD[fmt]).itemsize)
             X &= (1 << (bits - 1)) | ((1 << (bits - 2)) - 1)  # sign and the lower half of the magnitudes
-    C = c_values(rng, p["c"], (tiles, m, n), family)
+    # wide_cancellation: C's codes over its whole format too (subnormals and the largest exponents), so that
+    # the cancelled sum leaves C beside the products' truncation residues at every exponent distance.
+    C = random_codes(rng, p["c"], (tiles, m, n)) if family == "wide_cancellation" else c_values(rng, p["c"], (tiles, m, n), family)
     if not p["block"]:
         return A, B, C, None, None
     S = k // p["block"]
