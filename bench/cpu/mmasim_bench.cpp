@@ -4,12 +4,11 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdlib>
 #include <fstream>
 #include <thread>
 
 #include "bench/cpu/instruction_tiles.hpp"
-#include "harness/core/child_process.hpp"
+#include "bench/cpu/python_script.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
 #include "harness/core/npy.hpp"
@@ -37,11 +36,6 @@ std::vector<double> time_backend(const kernels::Backend& backend, const ref::Ins
   return rates;
 }
 
-std::string python_program(const MmasimBenchOptions& o) {
-  const char* env = std::getenv("MMAEMU_PYTHON");
-  return env && *env ? env : o.python;
-}
-
 // MMA-Sim's row: its child's passes over the tiles, and its D against the reference's.
 MmasimRow run_mmasim(const MmasimBenchOptions& o, const ref::InstructionModel& m, const InstructionTiles& t,
                      const std::vector<uint32_t>& want, MmasimRow row) {
@@ -50,33 +44,24 @@ MmasimRow run_mmasim(const MmasimBenchOptions& o, const ref::InstructionModel& m
   const ref::Instruction& in = m.instr;
   write_instruction_tiles(m, t, dir);
   fs::remove(dir / "d.npy");
-  fs::remove(dir / "result.json");
-  ChildRequest request;
-  request.argv = {python_program(o), fs::absolute(o.script).string(), "--dir", fs::absolute(dir).string(), "--arch",
-                  std::string(ref::arch_name(m.arch)), "--instr", in.name, "--repetitions",
-                  std::to_string(o.repetitions)};
-  request.workdir = dir;
-  request.log = dir / "mmasim.log";
-  request.environment = {{"OMP_NUM_THREADS", "1"}, {"MKL_NUM_THREADS", "1"}};
-  request.timeout_seconds = o.timeout_seconds;
-  const ChildResult r = run_child(request, interrupt_flag());
-  nlohmann::json result;
-  if (std::ifstream in_json(dir / "result.json"); in_json) result = nlohmann::json::parse(in_json, nullptr, false);
-  if (r.end == ChildResult::End::not_started) {
-    row.status = "skipped";
-    row.reason = "no Python to run MMA-Sim (" + python_program(o) + ": " + r.error + "; set MMAEMU_PYTHON)";
+  PythonScript script;
+  script.python = o.python;
+  script.argv = {fs::absolute(o.script).string(), "--dir", fs::absolute(dir).string(), "--arch",
+                 std::string(ref::arch_name(m.arch)), "--instr", in.name, "--repetitions", std::to_string(o.repetitions)};
+  script.dir = dir;
+  script.log_name = "mmasim.log";
+  script.result = dir / "result.json";
+  script.environment = {{"OMP_NUM_THREADS", "1"}, {"MKL_NUM_THREADS", "1"}};
+  script.timeout_seconds = o.timeout_seconds;
+  script.what = "MMA-Sim";
+  script.required_key = "seconds";
+  const PythonScriptOutcome run = run_python_script(script);
+  if (run.end != PythonScriptOutcome::End::ran) {
+    row.status = run.end == PythonScriptOutcome::End::skipped ? "skipped" : "error";
+    row.reason = run.why;
     return row;
   }
-  if (r.end == ChildResult::End::exited && r.exit_code == 3 && result.is_object() && result.contains("skipped")) {
-    row.status = "skipped";
-    row.reason = result["skipped"].get<std::string>();
-    return row;
-  }
-  if (r.end != ChildResult::End::exited || r.exit_code != 0 || !result.is_object() || !result.contains("seconds")) {
-    row.status = "error";
-    row.reason = "MMA-Sim's run failed (exit " + std::to_string(r.exit_code) + "; log: " + request.log.string() + ")";
-    return row;
-  }
+  const nlohmann::json& result = run.result;
   for (const auto& s : result["seconds"]) row.samples.push_back(static_cast<double>(row.outputs) / std::max(s.get<double>(), 1e-9));
   row.versions = "mmasim " + result.value("mmasim", std::string("?")) + ", torch " + result.value("torch", std::string("?")) +
                  ", python " + result.value("python", std::string("?"));

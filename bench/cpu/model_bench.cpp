@@ -2,12 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include <cstdlib>
-#include <fstream>
 
-#include "harness/core/child_process.hpp"
+#include "bench/cpu/python_script.hpp"
 #include "harness/core/errors.hpp"
-#include "harness/core/interrupt_guard.hpp"
 
 namespace mmaemu::bench {
 namespace {
@@ -16,39 +13,31 @@ namespace fs = std::filesystem;
 
 // Every row of one device's child run, or one skipped/error row per model and mode saying why none ran.
 std::vector<ModelRow> run_device(const ModelBenchOptions& o, const std::string& device) {
-  const char* env = std::getenv("MMAEMU_PYTHON");
-  const std::string python = env && *env ? env : o.python;
-  const fs::path dir = o.scratch / device;
-  fs::create_directories(dir);
-  const fs::path out = fs::absolute(dir / "result.json");
-  fs::remove(out);
   const std::string backend = device == "cpu" ? "cpu" : "cuda";
-  ChildRequest request;
-  request.argv = {python, fs::absolute(o.script).string(), "--device", device, "--backend", backend, "--repetitions",
-                  std::to_string(o.repetitions), "--out", out.string()};
-  for (const std::string& m : o.models) request.argv.insert(request.argv.end(), {"--model", m});
-  request.workdir = dir;
-  request.log = dir / "model.log";
-  request.timeout_seconds = o.timeout_seconds;
-  const ChildResult c = run_child(request, interrupt_flag());
-  nlohmann::json result;
-  if (std::ifstream in(out); in) result = nlohmann::json::parse(in, nullptr, false);
-  std::string why, status = "skipped";
-  if (c.end == ChildResult::End::not_started) {
-    why = "no Python to run the models (" + python + ": " + c.error + "; set MMAEMU_PYTHON)";
-  } else if (result.is_object() && result.contains("skipped")) {
-    why = result["skipped"].get<std::string>();
-  } else if (c.end != ChildResult::End::exited || c.exit_code != 0 || !result.is_object() || !result.contains("rows")) {
-    status = "error";
-    why = "the models' run failed (exit " + std::to_string(c.exit_code) + "; log: " + request.log.string() + ")";
-  }
-  std::vector<ModelRow> rows;
-  if (!why.empty()) {
+  const fs::path dir = o.scratch / device;
+  PythonScript script;
+  script.python = o.python;
+  script.result = fs::absolute(dir / "result.json");
+  script.argv = {fs::absolute(o.script).string(), "--device", device, "--backend", backend, "--repetitions",
+                 std::to_string(o.repetitions), "--out", script.result.string()};
+  for (const std::string& m : o.models) script.argv.insert(script.argv.end(), {"--model", m});
+  script.dir = dir;
+  script.log_name = "model.log";
+  script.timeout_seconds = o.timeout_seconds;
+  script.what = "the models";
+  script.required_key = "rows";
+  const PythonScriptOutcome run = run_python_script(script);
+  if (run.end != PythonScriptOutcome::End::ran) {
+    std::vector<ModelRow> rows;
+    const std::string status = run.end == PythonScriptOutcome::End::skipped ? "skipped" : "error";
     for (const std::string& m : o.models)
       for (const std::string& mode : {std::string("native"), "emulate:" + backend})
-        rows.push_back({m, device, mode, status, why});
+        rows.push_back({m, device, mode, status, run.why});
     return rows;
   }
+  const nlohmann::json& result = run.result;
+  const fs::path out = script.result;
+  std::vector<ModelRow> rows;
   const std::string versions = "torch " + result.value("torch", std::string("?")) + ", transformers " +
                                (result["transformers"].is_string() ? result["transformers"].get<std::string>() : "-") +
                                ", python " + result.value("python", std::string("?"));

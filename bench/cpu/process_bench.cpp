@@ -3,10 +3,10 @@
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
-#include <cstdlib>
 #include <fstream>
 
 #include "bench/cpu/instruction_tiles.hpp"
+#include "bench/cpu/python_script.hpp"
 #include "harness/core/child_process.hpp"
 #include "harness/core/errors.hpp"
 #include "harness/core/interrupt_guard.hpp"
@@ -17,11 +17,6 @@ namespace mmaemu::bench {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string python_program(const ProcessBenchOptions& o) {
-  const char* env = std::getenv("MMAEMU_PYTHON");
-  return env && *env ? env : o.python;
-}
 
 std::string joined(const std::vector<std::string>& argv) {
   std::string s;
@@ -75,14 +70,20 @@ ProcessRow start_row(const ProcessBenchOptions& o) {
   return row;
 }
 
-ProcessRow mma_row(const ProcessBenchOptions& o, const ref::InstructionModel& m, const fs::path& dir,
-                   const std::vector<uint32_t>& want) {
+// A row of `implementation` over the instruction's tiles.
+ProcessRow tiles_row(const ref::InstructionModel& m, const char* implementation, size_t outputs) {
   ProcessRow row;
   row.what = "mma";
   row.arch = std::string(ref::arch_name(m.arch));
   row.instruction = m.instr.name;
-  row.implementation = "mmaemu";
-  row.outputs = want.size();
+  row.implementation = implementation;
+  row.outputs = outputs;
+  return row;
+}
+
+ProcessRow mma_row(const ProcessBenchOptions& o, const ref::InstructionModel& m, const fs::path& dir,
+                   const std::vector<uint32_t>& want) {
+  ProcessRow row = tiles_row(m, "mmaemu", want.size());
   Runs runs;
   runs.request.argv = {o.mmaemu, "mma", "--arch", row.arch, "--instr", m.instr.name, "--a", (dir / "a.npy").string(),
                        "--b", (dir / "b.npy").string(), "--c", (dir / "c.npy").string(), "--out",
@@ -106,14 +107,9 @@ ProcessRow mma_row(const ProcessBenchOptions& o, const ref::InstructionModel& m,
 
 ProcessRow mmasim_row(const ProcessBenchOptions& o, const ref::InstructionModel& m, const fs::path& dir,
                       const std::vector<uint32_t>& want) {
-  ProcessRow row;
-  row.what = "mma";
-  row.arch = std::string(ref::arch_name(m.arch));
-  row.instruction = m.instr.name;
-  row.implementation = "mmasim";
-  row.outputs = want.size();
+  ProcessRow row = tiles_row(m, "mmasim", want.size());
   Runs runs;
-  runs.request.argv = {python_program(o), fs::absolute(o.script).string(), "--dir", fs::absolute(dir).string(),
+  runs.request.argv = {python_interpreter(o.python), fs::absolute(o.script).string(), "--dir", fs::absolute(dir).string(),
                        "--arch", row.arch, "--instr", m.instr.name, "--repetitions", "1"};
   runs.request.workdir = dir;
   runs.request.log = dir / "mmasim.log";
@@ -129,7 +125,7 @@ ProcessRow mmasim_row(const ProcessBenchOptions& o, const ref::InstructionModel&
       row.reason = result["skipped"].get<std::string>();
     } else if (runs.fails.rfind("could not start", 0) == 0) {
       row.status = "skipped";
-      row.reason = "no Python to run MMA-Sim (" + python_program(o) + "; set MMAEMU_PYTHON): " + runs.fails;
+      row.reason = "no Python to run MMA-Sim (" + python_interpreter(o.python) + "; set MMAEMU_PYTHON): " + runs.fails;
     }
     return row;
   }

@@ -97,20 +97,8 @@ const Schema& gemm_backend_schema() {
   return s;
 }
 
-const Schema& mmasim_schema() {
-  static const Schema s = {
-      required_key("arch", ValueType::string),
-      required_key("instructions", ValueType::string_list),
-      required_key("script", ValueType::file).described_as("MMA-Sim timing script"),
-      optional_key("tiles", ValueType::integer),
-      optional_key("repetitions", ValueType::integer),
-      optional_key("python", ValueType::string),
-      optional_key("seed", ValueType::integer),
-  };
-  return s;
-}
-
-const Schema& process_schema() {
+// The mmasim and process sections: instruction tiles beside MMA-Sim (in process, and as whole programs).
+const Schema& tiles_schema() {
   static const Schema s = {
       required_key("arch", ValueType::string),
       required_key("instructions", ValueType::string_list),
@@ -314,19 +302,23 @@ std::vector<std::string> instruction_names(const SchemaValues& v, ref::Arch a) {
   return out;
 }
 
-ProcessSpec load_process(const YAML::Node& node, const std::string& file, const fs::path& base) {
-  const SchemaValues v = check_mapping(node, file, process_schema(), "process section", base);
+// The fields the mmasim and process sections share, read into either's options.
+template <class Options>
+void load_tiles_section(const SchemaValues& v, Options& o) {
   require_present(v.at("script"));
-  ProcessSpec p;
-  p.where = where(file, node);
-  bench::ProcessBenchOptions& o = p.options;
   o.arch = arch(v.at("arch"), v.at("arch").text);
   o.instructions = instruction_names(v, o.arch);
   o.script = v.at("script").path;
   o.tiles = number(v, "tiles", 1, 1 << 20, o.tiles);
-  o.repetitions = static_cast<int>(number(v, "repetitions", 1, 1000, static_cast<uint64_t>(o.repetitions)));
+  o.repetitions = static_cast<int>(number(v, "repetitions", 1, 100, static_cast<uint64_t>(o.repetitions)));
   if (v.count("python")) o.python = v.at("python").text;
   o.seed = number(v, "seed", 0, UINT64_MAX, o.seed);
+}
+
+ProcessSpec load_process(const YAML::Node& node, const std::string& file, const fs::path& base) {
+  ProcessSpec p;
+  p.where = where(file, node);
+  load_tiles_section(check_mapping(node, file, tiles_schema(), "process section", base), p.options);
   return p;
 }
 
@@ -351,18 +343,9 @@ ModelSpec load_model(const YAML::Node& node, const std::string& file, const fs::
 }
 
 MmasimSpec load_mmasim(const YAML::Node& node, const std::string& file, const fs::path& base) {
-  const SchemaValues v = check_mapping(node, file, mmasim_schema(), "mmasim section", base);
-  require_present(v.at("script"));
   MmasimSpec m;
   m.where = where(file, node);
-  bench::MmasimBenchOptions& o = m.options;
-  o.arch = arch(v.at("arch"), v.at("arch").text);
-  o.instructions = instruction_names(v, o.arch);
-  o.script = v.at("script").path;
-  o.tiles = number(v, "tiles", 1, 1 << 20, o.tiles);
-  o.repetitions = static_cast<int>(number(v, "repetitions", 1, 100, static_cast<uint64_t>(o.repetitions)));
-  if (v.count("python")) o.python = v.at("python").text;
-  o.seed = number(v, "seed", 0, UINT64_MAX, o.seed);
+  load_tiles_section(check_mapping(node, file, tiles_schema(), "mmasim section", base), m.options);
   return m;
 }
 
